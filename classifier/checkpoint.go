@@ -1,0 +1,173 @@
+package classifier
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+)
+
+// Checkpoint layout (all integers and float bits little-endian):
+//
+//	magic "ICTALCLF" | u64 version | config | u64 examples | f64 n⁺ | f64 n⁻ |
+//	M × member | SMOTE memory (SB, SBO only) | u32 CRC-32C of everything before
+//
+// config is the effective Config (defaults filled): two strings (u64
+// length, bytes), then Features, Members, Neighbors, Memory, Seed as u64
+// and C, CP, CN, Beta as f64. A member is its 12 running sums and rates
+// (f64), its two draw counts (u64), its random stream (20 bytes) and its
+// learner's state.
+const (
+	checkpointMagic   = "ICTALCLF"
+	checkpointVersion = 1
+	memberFixedLen    = 12*8 + 2*8 + streamEncodedLen
+	maxNameLen        = 64
+)
+
+// ErrVersion is wrapped by Load's error for a checkpoint written by a
+// newer, incompatible version of ictal.
+var ErrVersion = errors.New("classifier: unsupported checkpoint version")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func appendString(b []byte, s string) []byte {
+	b = appendU64(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func (d *decoder) str(what string) string {
+	n := d.u64(what + " length")
+	if d.err != nil {
+		return ""
+	}
+	if n > maxNameLen || n > uint64(len(d.buf)-d.off) {
+		d.fail(fmt.Sprintf("%s: length %d out of range", what, n))
+		return ""
+	}
+	s := string(d.buf[d.off : d.off+int(n)])
+	d.off += int(n)
+	return s
+}
+
+// MarshalBinary implements Model and encoding.BinaryMarshaler.
+func (e *ensemble) MarshalBinary() ([]byte, error) {
+	c := e.cfg
+	size := 8 + 8 + 2*8 + len(c.Algorithm) + len(c.Learner) + 9*8 + 3*8 + len(e.members)*memberFixedLen + 4
+	for m := range e.members {
+		size += e.members[m].h.encodedLen()
+	}
+	if e.mem != nil {
+		size += e.mem.encodedLen()
+	}
+	b := make([]byte, 0, size)
+	b = append(b, checkpointMagic...)
+	b = appendU64(b, checkpointVersion)
+	b = appendString(b, c.Algorithm)
+	b = appendString(b, c.Learner)
+	for _, v := range []int{c.Features, c.Members, c.Neighbors, c.Memory} {
+		b = appendU64(b, uint64(v))
+	}
+	b = appendU64(b, c.Seed)
+	b = appendF64s(b, []float64{c.C, c.CP, c.CN, c.Beta})
+	b = appendU64(b, e.examples)
+	b = appendF64(b, e.nPos)
+	b = appendF64(b, e.nNeg)
+	for m := range e.members {
+		mb := &e.members[m]
+		b = appendF64s(b, []float64{mb.sc, mb.sw, mb.tp, mb.tn, mb.fp, mb.fn, mb.sum, mb.pos, mb.neg, mb.lambda, mb.rate, mb.smoteRate})
+		b = appendU64(b, mb.trained)
+		b = appendU64(b, mb.synthetic)
+		b = mb.rng.appendBinary(b)
+		b = mb.h.appendBinary(b)
+	}
+	if e.mem != nil {
+		b = e.mem.appendBinary(b)
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+}
+
+// Load restores a model from a checkpoint written by MarshalBinary. A
+// truncated, corrupted or inconsistent checkpoint gives an error wrapping
+// ErrCorrupt (or ErrVersion) that says what is wrong and at which byte;
+// Load never panics and allocates the model only after the checkpoint's
+// size has been checked against its configuration.
+func Load(data []byte) (Model, error) {
+	if len(data) < len(checkpointMagic)+8+4 {
+		return nil, fmt.Errorf("%w: %d bytes is too short for a checkpoint", ErrCorrupt, len(data))
+	}
+	if string(data[:len(checkpointMagic)]) != checkpointMagic {
+		return nil, fmt.Errorf("%w: bad magic %q at byte 0", ErrCorrupt, data[:len(checkpointMagic)])
+	}
+	body := data[:len(data)-4]
+	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(data[len(body):]); got != want {
+		return nil, fmt.Errorf("%w: checksum %08x, stored %08x (truncated or damaged)", ErrCorrupt, got, want)
+	}
+	d := &decoder{buf: body, off: len(checkpointMagic)}
+	if v := d.u64("version"); v != checkpointVersion {
+		return nil, fmt.Errorf("%w: version %d (this build reads %d)", ErrVersion, v, checkpointVersion)
+	}
+	var c Config
+	c.Algorithm = d.str("algorithm")
+	c.Learner = d.str("learner")
+	ints := [4]uint64{}
+	for i := range ints {
+		ints[i] = d.u64("config")
+	}
+	c.Seed = d.u64("seed")
+	c.C, c.CP, c.CN, c.Beta = d.f64("C"), d.f64("CP"), d.f64("CN"), d.f64("Beta")
+	if d.err != nil {
+		return nil, d.err
+	}
+	for _, v := range ints {
+		if v > 1<<31 {
+			return nil, fmt.Errorf("%w: configuration value %d out of range", ErrCorrupt, v)
+		}
+	}
+	c.Features, c.Members, c.Neighbors, c.Memory = int(ints[0]), int(ints[1]), int(ints[2]), int(ints[3])
+	eff, a, ns, err := c.withDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if eff != c {
+		return nil, fmt.Errorf("%w: configuration is not in effective form", ErrCorrupt)
+	}
+	need := 3*8 + c.Members*(memberFixedLen+learnerEncodedLen(c.Learner, c.Features))
+	if a.smote() {
+		need += 4 * 8
+	}
+	if len(body)-d.off < need {
+		return nil, fmt.Errorf("%w: %d bytes of state, the configuration needs at least %d", ErrCorrupt, len(body)-d.off, need)
+	}
+	e := newEnsemble(c, a, ns, func(int) learner { return newLearner(c.Learner, c.Features, c.Beta) })
+	e.examples = d.u64("examples")
+	e.nPos = d.nonNeg("n+")
+	e.nNeg = d.nonNeg("n-")
+	for m := range e.members {
+		mb := &e.members[m]
+		for _, p := range []*float64{&mb.sc, &mb.sw, &mb.tp, &mb.tn, &mb.fp, &mb.fn, &mb.sum, &mb.pos, &mb.neg, &mb.lambda, &mb.rate, &mb.smoteRate} {
+			*p = d.nonNeg(fmt.Sprintf("member %d running sum", m))
+		}
+		mb.trained = d.u64("draw count")
+		mb.synthetic = d.u64("draw count")
+		mb.rng.decode(d)
+		if d.err != nil {
+			return nil, d.err
+		}
+		if err := mb.h.decode(d); err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+			return nil, fmt.Errorf("member %d learner: %w", m, err)
+		}
+	}
+	if e.mem != nil {
+		e.mem.decode(d)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if d.off != len(body) {
+		return nil, fmt.Errorf("%w: %d unexpected bytes at byte %d", ErrCorrupt, len(body)-d.off, d.off)
+	}
+	return e, nil
+}

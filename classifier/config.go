@@ -1,0 +1,191 @@
+package classifier
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Algorithm names, as used on command lines, in JSON and in logs. A name
+// with the prefix "ns" (for example "nsAC2") is the forgetting-factor
+// variant of Section 8.
+const (
+	OzaBag   = "OzaBag"   // online bagging, Alg. onlinebagging
+	OzaBoost = "OzaBoost" // online boosting, Alg. onlineadaboost
+	UOB      = "UOB"      // online UnderOverBagging, Alg. onlineunderoverbagging
+	SB       = "SB"       // online SMOTEBagging, Alg. onlinesmotebagging
+	AC2      = "AC2"      // online AdaC2, Alg. onlineAdaC2
+	CSB2     = "CSB2"     // online CSB2, Alg. onlineCSB2
+	RUS1     = "RUS1"     // online RUSBoost1, Alg. onlineRUS
+	RUS2     = "RUS2"     // online RUSBoost2
+	RUS3     = "RUS3"     // online RUSBoost3
+	SBO1     = "SBO1"     // online SMOTEBoost1, Alg. onlineSMOTE
+	SBO2     = "SBO2"     // online SMOTEBoost2
+	SBO3     = "SBO3"     // online SMOTEBoost3
+)
+
+// Algorithms lists the base algorithm names (without the "ns" prefix).
+var Algorithms = []string{UOB, SB, AC2, CSB2, RUS1, RUS2, RUS3, SBO1, SBO2, SBO3, OzaBag, OzaBoost}
+
+// Learners lists the base learner names.
+var Learners = []string{LearnerNB, LearnerLDA, LearnerQDA}
+
+// Defaults for zero values of Config.
+const (
+	DefaultMembers   = 10   // ensemble size M, as in the paper (after Galar et al.)
+	DefaultNeighbors = 5    // SMOTE k, the paper's Table "Parameter Setting"
+	DefaultMemory    = 1024 // stored positives for online SMOTE
+	DefaultCP        = 1.0  // AC2/CSB2 cost of a missed positive, the paper's C_P
+	DefaultCN        = 0.1  // AC2/CSB2 cost of a false alarm: the cost-sensitive end of the paper's range [0.1, 1]
+	DefaultNSBeta    = 0.9  // forgetting factor of the ns variants, as in Section 8
+	// DefaultCOversample is C for UOB, SB, RUS3 and SBO3, whose range in
+	// the paper runs from 1 (no resampling bias) up to the class ratio:
+	// seizures are rare and a miss is costly, so the default sits at a
+	// strong oversampling of positives.
+	DefaultCOversample = 10.0
+	// DefaultCRatio is C for RUS1, RUS2, SBO1 and SBO2, whose range runs
+	// from the class ratio down to 1, where 1 means a balanced resample.
+	DefaultCRatio = 1.0
+)
+
+// Limits that keep a model (and a checkpoint being loaded) to a sane size.
+const (
+	MaxFeatures  = 1 << 14
+	MaxMembers   = 1024
+	MaxNeighbors = 256
+	MaxMemory    = 1 << 20
+	maxStateSize = 1 << 31 // bytes of encoded state
+)
+
+// Config selects and parameterises an online ensemble. Zero values mean the
+// defaults above; Features must be set.
+type Config struct {
+	Algorithm string  // one of Algorithms, optionally prefixed "ns"
+	Learner   string  // "nb" (default), "lda" or "qda"
+	Features  int     // dimension d of the feature vectors
+	Members   int     // ensemble size M
+	C         float64 // resampling cost of UOB, SB, RUS1–3, SBO1–3
+	CP, CN    float64 // misclassification costs of AC2 and CSB2
+	// Beta is the forgetting factor in (0, 1]. It applies to the base
+	// learners of every algorithm; the ns variants also apply it to the
+	// ensemble's running sums (λ counters and class counts). Zero means 1
+	// (no forgetting), or DefaultNSBeta for an ns variant.
+	Beta      float64
+	Neighbors int    // SMOTE k
+	Memory    int    // capacity of the online SMOTE positive memory
+	Seed      uint64 // seed of every random stream of the model
+}
+
+// algo identifies an algorithm family member.
+type algo int
+
+const (
+	algOzaBag algo = iota
+	algOzaBoost
+	algUOB
+	algSB
+	algAC2
+	algCSB2
+	algRUS1
+	algRUS2
+	algRUS3
+	algSBO1
+	algSBO2
+	algSBO3
+)
+
+var algoByName = map[string]algo{
+	OzaBag: algOzaBag, OzaBoost: algOzaBoost, UOB: algUOB, SB: algSB, AC2: algAC2, CSB2: algCSB2,
+	RUS1: algRUS1, RUS2: algRUS2, RUS3: algRUS3, SBO1: algSBO1, SBO2: algSBO2, SBO3: algSBO3,
+}
+
+func (a algo) boosting() bool { return a != algOzaBag && a != algUOB && a != algSB }
+func (a algo) smote() bool    { return a == algSB || a == algSBO1 || a == algSBO2 || a == algSBO3 }
+func (a algo) usesC() bool    { return a >= algRUS1 || a == algUOB || a == algSB }
+func (a algo) usesCost() bool { return a == algAC2 || a == algCSB2 }
+
+// parseAlgorithm splits an optional "ns" prefix from a known name.
+func parseAlgorithm(name string) (a algo, ns bool, ok bool) {
+	base := name
+	if strings.HasPrefix(name, "ns") {
+		base, ns = name[2:], true
+	}
+	a, ok = algoByName[base]
+	return a, ns, ok
+}
+
+// withDefaults returns c with zero values replaced by defaults and checks
+// every field, naming the first bad one.
+func (c Config) withDefaults() (Config, algo, bool, error) {
+	a, ns, ok := parseAlgorithm(c.Algorithm)
+	if !ok {
+		return c, 0, false, fmt.Errorf("classifier: Config.Algorithm %q: unknown (want one of %s, optionally prefixed ns)", c.Algorithm, strings.Join(Algorithms, " "))
+	}
+	if c.Learner == "" {
+		c.Learner = LearnerNB
+	}
+	if learnerEncodedLen(c.Learner, 1) < 0 {
+		return c, 0, false, fmt.Errorf("classifier: Config.Learner %q: unknown (want nb, lda or qda)", c.Learner)
+	}
+	if c.Features < 1 || c.Features > MaxFeatures {
+		return c, 0, false, fmt.Errorf("classifier: Config.Features %d: want 1..%d", c.Features, MaxFeatures)
+	}
+	if c.Members == 0 {
+		c.Members = DefaultMembers
+	}
+	if c.Members < 1 || c.Members > MaxMembers {
+		return c, 0, false, fmt.Errorf("classifier: Config.Members %d: want 1..%d", c.Members, MaxMembers)
+	}
+	if c.C == 0 {
+		if a == algRUS1 || a == algRUS2 || a == algSBO1 || a == algSBO2 {
+			c.C = DefaultCRatio
+		} else {
+			c.C = DefaultCOversample
+		}
+	}
+	if !(c.C > 0) || math.IsInf(c.C, 0) {
+		return c, 0, false, fmt.Errorf("classifier: Config.C %g: want a finite cost > 0", c.C)
+	}
+	if c.CP == 0 {
+		c.CP = DefaultCP
+	}
+	if c.CN == 0 {
+		c.CN = DefaultCN
+	}
+	if !(c.CP > 0) || math.IsInf(c.CP, 0) {
+		return c, 0, false, fmt.Errorf("classifier: Config.CP %g: want a finite cost > 0", c.CP)
+	}
+	if !(c.CN > 0) || math.IsInf(c.CN, 0) {
+		return c, 0, false, fmt.Errorf("classifier: Config.CN %g: want a finite cost > 0", c.CN)
+	}
+	if c.Beta == 0 {
+		c.Beta = 1
+		if ns {
+			c.Beta = DefaultNSBeta
+		}
+	}
+	if !(c.Beta > 0 && c.Beta <= 1) {
+		return c, 0, false, fmt.Errorf("classifier: Config.Beta %g: want a forgetting factor in (0, 1]", c.Beta)
+	}
+	if c.Neighbors == 0 {
+		c.Neighbors = DefaultNeighbors
+	}
+	if c.Neighbors < 1 || c.Neighbors > MaxNeighbors {
+		return c, 0, false, fmt.Errorf("classifier: Config.Neighbors %d: want 1..%d", c.Neighbors, MaxNeighbors)
+	}
+	if c.Memory == 0 {
+		c.Memory = DefaultMemory
+	}
+	if c.Memory < 2 || c.Memory > MaxMemory {
+		return c, 0, false, fmt.Errorf("classifier: Config.Memory %d: want 2..%d", c.Memory, MaxMemory)
+	}
+	size := c.Members * learnerEncodedLen(c.Learner, c.Features)
+	if a.smote() {
+		size += c.Memory * c.Features * 8
+	}
+	if size > maxStateSize || size < 0 {
+		return c, 0, false, fmt.Errorf("classifier: Config: %s with %d members of %s at %d features needs %d bytes of state, over the %d limit",
+			c.Algorithm, c.Members, c.Learner, c.Features, size, maxStateSize)
+	}
+	return c, a, ns, nil
+}

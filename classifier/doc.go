@@ -1,0 +1,60 @@
+// Package classifier implements the online cost-sensitive ensembles of Wang
+// & Pineau, "Online Bagging and Boosting for Imbalanced Data Streams", on
+// weighted incremental Gaussian naive Bayes, LDA and QDA base learners.
+//
+// Seizure windows are rare, a missed seizure costs far more than a false
+// alarm, and windows arrive one at a time: each is scored, then learned
+// when its label is known. Every algorithm of the paper is here, selected
+// by name (Config.Algorithm):
+//
+//	OzaBag    online bagging                  Alg. onlinebagging
+//	OzaBoost  online boosting                 Alg. onlineadaboost
+//	UOB       online UnderOverBagging          Alg. onlineunderoverbagging
+//	SB        online SMOTEBagging              Alg. onlinesmotebagging, onlinesmote
+//	AC2       online AdaC2                     Alg. onlineAdaC2
+//	CSB2      online CSB2                      Alg. onlineCSB2
+//	RUS1–3    online RUSBoost 1, 2, 3          Alg. onlineRUS
+//	SBO1–3    online SMOTEBoost 1, 2, 3        Alg. onlineSMOTE
+//	nsX       X with forgetting factor β       Section 8 (nsAC2 in the paper)
+//
+// # How the equations are followed
+//
+// Each algorithm's update is one function (learnBagging, learnAC2, ...)
+// whose comment gives the paper's equations. Where the printed pseudo-code
+// and the derivation it comes from disagree, the derivation wins, and the
+// comment says so. The points on which public ports of these algorithms
+// (MOA, scikit-multiflow) go wrong are pinned by tests:
+//
+//   - the boosting λ and a member's running sums are updated for every
+//     example, including those drawn k = 0 times;
+//   - the class counts n⁺ and n⁻ grow once per example, not once per member,
+//     and a positive enters the SMOTE memory once;
+//   - CSB2's correct-case update multiplies the current λ, and its false
+//     positives are weighted by C_N;
+//   - SMOTE's neighbours are distinct from the point itself (copies at
+//     distance 0 are skipped);
+//   - vote weights: a member with error ε ≥ 0.5 abstains (weight 0) instead
+//     of voting for the other class, and ε = 0 gives the finite weight
+//     log((1−10⁻⁶)/10⁻⁶) instead of +Inf or NaN; Score is always in [0, 1].
+//
+// # Early in a stream
+//
+// Before a member has seen any example its error is undefined and it
+// abstains; while every member abstains, Score is the unweighted vote.
+// RUS1, RUS2 and SBO2's resampled rates need both classes: until both have
+// been seen they use the plain boosting λ. CSB2's correct-case factor is
+// 0/0 while a member has made no error; it then takes its unit-cost limit
+// 1/2, AdaBoost's.
+//
+// # Randomness, determinism and checkpoints
+//
+// Member m draws from its own PCG stream, derived from Config.Seed and m,
+// so the same seed and stream of examples give bit-identical scores, and a
+// model restored from MarshalBinary's checkpoint (which holds the
+// generators' state) continues exactly as one that never stopped.
+// Poisson draws are exact for any mean (inversion below 10, Hörmann's PTRS
+// above) and allocate nothing.
+//
+// Learn and Score allocate nothing. Both reject a vector of the wrong
+// dimension or with a NaN or infinite element, leaving the model unchanged.
+package classifier

@@ -1,0 +1,197 @@
+package classifier
+
+import "math"
+
+// member is one base learner h_m with its random stream and the running
+// sums of the paper's pseudo-code. Which sums an algorithm uses:
+//
+//	OzaBoost, RUS1–3, SBO1–3: sc, sw (λ^SC, λ^SW); RUS and SBO also pos, neg (λ^POS, λ^NEG)
+//	AC2:  tp, tn, fp, fn, sum (λ^TP, λ^TN, λ^FP, λ^FN, λ^SUM)
+//	CSB2: fp, fn, sw, sum
+//
+// rate and smoteRate record the Poisson means used for the member's last
+// training draw and synthetic draw, and lambda the boosting λ that reached
+// it (for tests and diagnostics; they are not part of the model's
+// behaviour).
+type member struct {
+	h   learner
+	rng stream
+
+	sc, sw             float64
+	tp, tn, fp, fn     float64
+	sum                float64
+	pos, neg           float64
+	lambda, rate       float64
+	smoteRate          float64
+	trained, synthetic uint64 // examples and synthetic examples drawn for this member (k summed)
+}
+
+// ensemble implements Model for every algorithm of the paper.
+type ensemble struct {
+	cfg  Config
+	alg  algo
+	ns   bool
+	beta float64 // forgetting factor of the ensemble sums: cfg.Beta for ns variants, else 1
+
+	members []member
+	// nPos and nNeg count the examples of each class, once per example
+	// (the paper's n^+ and n^-), decayed by beta in ns variants.
+	nPos, nNeg float64
+	examples   uint64
+
+	mem *smoteMemory // SB and SBO1–3 only
+	xs  []float64    // synthetic example
+}
+
+// newEnsemble builds an ensemble whose members come from mk. Member m
+// draws from random stream m+1 of the seed.
+func newEnsemble(cfg Config, a algo, ns bool, mk func(m int) learner) *ensemble {
+	e := &ensemble{cfg: cfg, alg: a, ns: ns, beta: 1}
+	if ns {
+		e.beta = cfg.Beta
+	}
+	e.members = make([]member, cfg.Members)
+	for m := range e.members {
+		e.members[m].h = mk(m)
+		e.members[m].rng = newStream(cfg.Seed, uint64(m)+1)
+	}
+	if a.smote() {
+		e.mem = newSMOTEMemory(cfg.Features, cfg.Memory, cfg.Neighbors)
+		e.xs = make([]float64, cfg.Features)
+	}
+	return e
+}
+
+func (e *ensemble) Config() Config { return e.cfg }
+
+// Learn implements Model. It validates x, counts the example once (n^+ or
+// n^-), stores a positive in the SMOTE memory once, then runs the
+// algorithm's update over the members in order.
+func (e *ensemble) Learn(x []float64, positive bool) error {
+	if err := checkInput(x, e.cfg.Features); err != nil {
+		return err
+	}
+	e.examples++
+	e.nPos *= e.beta
+	e.nNeg *= e.beta
+	if positive {
+		e.nPos++
+	} else {
+		e.nNeg++
+	}
+	if positive && e.mem != nil {
+		e.mem.add(x)
+	}
+	switch e.alg {
+	case algOzaBag, algUOB:
+		e.learnBagging(x, positive)
+	case algSB:
+		e.learnSMOTEBagging(x, positive)
+	case algOzaBoost:
+		e.learnOzaBoost(x, positive)
+	case algAC2:
+		e.learnAC2(x, positive)
+	case algCSB2:
+		e.learnCSB2(x, positive)
+	case algRUS1, algRUS2, algRUS3:
+		e.learnRUS(x, positive)
+	case algSBO1, algSBO2, algSBO3:
+		e.learnSMOTEBoost(x, positive)
+	}
+	return nil
+}
+
+// train presents (x, y) to member m k times, as one update of weight k.
+func (mb *member) train(x []float64, positive bool, k int) {
+	if k > 0 {
+		mb.h.learn(x, positive, float64(k))
+		mb.trained += uint64(k)
+	}
+}
+
+// trainSynthetic presents k synthetic positives made by online SMOTE from
+// the latest stored positive (Alg. onlinesmote), each a new interpolation.
+// When the memory holds no distinct neighbour of that positive yet, no
+// synthetic example can be made and none is presented.
+func (e *ensemble) trainSynthetic(mb *member, k int) {
+	for i := 0; i < k; i++ {
+		if !e.mem.synthesize(e.xs, &mb.rng) {
+			return
+		}
+		mb.h.learn(e.xs, true, 1)
+		mb.synthetic++
+	}
+}
+
+// epsMin bounds a member's error estimate away from 0 and 1 in its vote
+// weight, so a member that has made no error yet gets the finite weight
+// log((1-epsMin)/epsMin) ≈ 13.8 instead of +Inf (and never NaN).
+const epsMin = 1e-6
+
+// voteWeight returns member m's weight in the boosting vote: the paper's
+// log((1-ε_m)/ε_m) (log(wacc_m/werr_m) for AC2), with ε clamped to
+// [epsMin, 1-epsMin]. A member whose error is 0.5 or worse, or that has no
+// error estimate yet, gets weight 0: it abstains rather than voting for the
+// opposite class. It keeps learning, so it can come back once its error
+// falls below 0.5 (Section 7).
+func (e *ensemble) voteWeight(mb *member) float64 {
+	var wrong, total float64
+	switch e.alg {
+	case algAC2:
+		wrong, total = mb.fp+mb.fn, mb.tp+mb.tn+mb.fp+mb.fn
+	case algCSB2:
+		wrong, total = mb.sw, mb.sum
+	default:
+		wrong, total = mb.sw, mb.sc+mb.sw
+	}
+	if !(total > 0) {
+		return 0
+	}
+	eps := wrong / total
+	if eps >= 0.5 {
+		return 0
+	}
+	if eps < epsMin {
+		eps = epsMin
+	}
+	return math.Log((1 - eps) / eps)
+}
+
+// Score implements Model. Bagging algorithms return the fraction of members
+// that predict positive (the unweighted vote); boosting algorithms return
+// Σ α_m h_m(x) / Σ α_m over the members with α_m > 0. While no member has a
+// positive weight (at the very start of a stream) a boosting ensemble
+// falls back to the unweighted vote.
+func (e *ensemble) Score(x []float64) (float64, error) {
+	if err := checkInput(x, e.cfg.Features); err != nil {
+		return 0, err
+	}
+	var votes float64
+	if !e.alg.boosting() {
+		for m := range e.members {
+			if e.members[m].h.predict(x) {
+				votes++
+			}
+		}
+		return votes / float64(len(e.members)), nil
+	}
+	var sum, plain float64
+	for m := range e.members {
+		mb := &e.members[m]
+		p := mb.h.predict(x)
+		a := e.voteWeight(mb)
+		sum += a
+		if p {
+			votes += a
+			plain++
+		}
+	}
+	if sum > 0 {
+		s := votes / sum
+		if s > 1 { // rounding
+			s = 1
+		}
+		return s, nil
+	}
+	return plain / float64(len(e.members)), nil
+}

@@ -1,0 +1,53 @@
+package classifier
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Model is an online binary classifier: it scores a feature vector, learns
+// from a labelled one, and serialises its complete state. A Model is not
+// safe for concurrent use.
+type Model interface {
+	// Learn trains the model on x with its label. A wrong dimension, NaN
+	// or Inf is an error and leaves the model unchanged. It allocates
+	// nothing.
+	Learn(x []float64, positive bool) error
+	// Score returns the positive-class score of x in [0, 1]: the
+	// normalised weighted vote H of the paper. Scores above 0.5 are the
+	// ensemble's positive decisions. Errors as for Learn; it allocates
+	// nothing and does not change the model.
+	Score(x []float64) (float64, error)
+	// MarshalBinary returns a versioned, checksummed checkpoint of the
+	// whole state, random generators included; Load restores it.
+	MarshalBinary() ([]byte, error)
+	// Config returns the configuration with defaults filled in.
+	Config() Config
+}
+
+// ErrInput is wrapped by the errors Learn and Score return for a vector
+// of the wrong dimension or with a NaN or infinite element.
+var ErrInput = errors.New("classifier: invalid input")
+
+// New returns an untrained model for cfg.
+func New(cfg Config) (Model, error) {
+	c, a, ns, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return newEnsemble(c, a, ns, func(int) learner { return newLearner(c.Learner, c.Features, c.Beta) }), nil
+}
+
+// checkInput reports whether x has dimension d and only finite elements.
+func checkInput(x []float64, d int) error {
+	if len(x) != d {
+		return fmt.Errorf("%w: %d features, want %d", ErrInput, len(x), d)
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: feature %d is %g", ErrInput, i, v)
+		}
+	}
+	return nil
+}

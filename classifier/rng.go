@@ -1,0 +1,143 @@
+package classifier
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// stream is one member's random stream: a PCG-DXSM generator (math/rand/v2)
+// with the uniform and Poisson variates built here on its raw 64-bit
+// output, so the sequence depends only on the seed, never on the Go
+// release's rand.Rand helpers or on the order in which members are visited.
+type stream struct {
+	pcg rand.PCG
+}
+
+// splitmix64 is the SplitMix64 finaliser, used to derive well-mixed,
+// independent seeds from (seed, stream id).
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// newStream returns the stream with the given id derived from seed.
+func newStream(seed, id uint64) stream {
+	a := splitmix64(seed ^ splitmix64(id+1))
+	b := splitmix64(a ^ 0x6a09e667f3bcc909 ^ id)
+	var s stream
+	s.pcg.Seed(a, b)
+	return s
+}
+
+func (s *stream) uint64() uint64 { return s.pcg.Uint64() }
+
+// float64 returns a uniform variate in [0, 1) with 53 random bits.
+func (s *stream) float64() float64 { return float64(s.uint64()>>11) * 0x1p-53 }
+
+// intn returns a uniform integer in [0, n) for n > 0, by Lemire's
+// multiply-shift with rejection (unbiased).
+func (s *stream) intn(n int) int {
+	bound := uint64(n)
+	for {
+		hi, lo := mul64(s.uint64(), bound)
+		if lo >= bound || lo >= (-bound)%bound {
+			return int(hi)
+		}
+	}
+}
+
+func mul64(x, y uint64) (hi, lo uint64) {
+	const mask32 = 1<<32 - 1
+	x0, x1 := x&mask32, x>>32
+	y0, y1 := y&mask32, y>>32
+	w0 := x0 * y0
+	t := x1*y0 + w0>>32
+	w1 := t&mask32 + x0*y1
+	return x1*y1 + t>>32 + w1>>32, x * y
+}
+
+// maxLambda bounds a Poisson mean. Online boosting's λ is a ratio of
+// running sums and stays far below this in practice; the bound only keeps
+// a pathological stream from producing draws that overflow int.
+const maxLambda = 1e15
+
+// poissonSmall is the mean below which poisson uses inversion.
+const poissonSmall = 10
+
+// poisson returns an exact draw from Poisson(lambda) for any lambda >= 0:
+// sequential-search inversion of the CDF for lambda < 10 (one uniform,
+// about lambda+1 steps) and Hörmann's transformed rejection with squeeze
+// (PTRS, "The transformed rejection method for generating Poisson random
+// variables", Insurance: Mathematics and Economics 12, 1993) above, which
+// is exact and takes about 1.2 pairs of uniforms whatever lambda.
+// Non-positive and NaN means give 0; means above maxLambda are clamped.
+func (s *stream) poisson(lambda float64) int {
+	if !(lambda > 0) {
+		return 0
+	}
+	if lambda > maxLambda {
+		lambda = maxLambda
+	}
+	if lambda < poissonSmall {
+		u := s.float64()
+		p := math.Exp(-lambda)
+		f := p
+		k := 0
+		for u > f {
+			k++
+			p *= lambda / float64(k)
+			if p == 0 { // the remaining tail is below float64 resolution
+				break
+			}
+			f += p
+		}
+		return k
+	}
+	slam := math.Sqrt(lambda)
+	loglam := math.Log(lambda)
+	b := 0.931 + 2.53*slam
+	a := -0.059 + 0.02483*b
+	invalpha := 1.1239 + 1.1328/(b-3.4)
+	vr := 0.9277 - 3.6224/(b-2)
+	for {
+		u := s.float64() - 0.5
+		v := s.float64()
+		us := 0.5 - math.Abs(u)
+		k := math.Floor((2*a/us+b)*u + lambda + 0.43)
+		if us >= 0.07 && v <= vr {
+			return int(k)
+		}
+		if k < 0 || (us < 0.013 && v > us) {
+			continue
+		}
+		lg, _ := math.Lgamma(k + 1)
+		if math.Log(v)+math.Log(invalpha)-math.Log(a/(us*us)+b) <= -lambda+k*loglam-lg {
+			return int(k)
+		}
+	}
+}
+
+// appendBinary appends the generator state (20 bytes: PCG's own encoding).
+func (s *stream) appendBinary(b []byte) []byte {
+	st, _ := s.pcg.MarshalBinary() // never fails
+	return append(b, st...)
+}
+
+const streamEncodedLen = 20
+
+func (s *stream) decode(d *decoder) {
+	if d.err != nil {
+		return
+	}
+	if len(d.buf)-d.off < streamEncodedLen {
+		d.fail("random stream: truncated")
+		return
+	}
+	if err := s.pcg.UnmarshalBinary(d.buf[d.off : d.off+streamEncodedLen]); err != nil {
+		d.fail("random stream: " + err.Error())
+		return
+	}
+	d.off += streamEncodedLen
+}

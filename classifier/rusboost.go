@@ -1,0 +1,58 @@
+package classifier
+
+// learnRUS is online RUSBoost 1, 2 and 3 (Alg. onlineRUS): online boosting
+// whose training draw uses a resampled rate λ^RUS while the error sums
+// λ^SC, λ^SW are kept on the original stream with λ. Per member,
+// λ^POS += λ for a positive and λ^NEG += λ for a negative; the class counts
+// n⁺, n⁻ are counted once per example (by Learn, before the member loop):
+//
+//	RUS1 (fixed class ratio), with P = λ^POS, N = λ^NEG:
+//	  y=1: λ^RUS = λ · (P+N)/(P + N·C·n⁺/n⁻) · (C+1)n⁺/(n⁺+n⁻)
+//	  y=0: λ^RUS = λ · (P+N)/(N + P·n⁻/(C·n⁺)) · (C+1)n⁺/(n⁺+n⁻)
+//	RUS2 (fixed example distribution):
+//	  y=1: λ^RUS = λ · n⁺/(n⁺+n⁻) / (P/(P+N))
+//	  y=0: λ^RUS = λ · C·n⁺/(n⁺+n⁻) / (N/(P+N))
+//	RUS3 (fixed sampling rate):
+//	  y=1: λ^RUS = λ;  y=0: λ^RUS = λ/C
+//
+// RUS1 and RUS2 are undefined until both classes have been seen (n⁺ or n⁻
+// is 0); until then λ^RUS = λ, plain online boosting.
+func (e *ensemble) learnRUS(x []float64, positive bool) {
+	C := e.cfg.C
+	np, nn := e.nPos, e.nNeg
+	lambda := 1.0
+	for m := range e.members {
+		mb := &e.members[m]
+		mb.decay(e.beta)
+		if positive {
+			mb.pos += lambda
+		} else {
+			mb.neg += lambda
+		}
+		rate := lambda
+		switch {
+		case e.alg == algRUS3:
+			if !positive {
+				rate = lambda / C
+			}
+		case np == 0 || nn == 0:
+			// one class unseen: plain boosting
+		case e.alg == algRUS1:
+			scale := (mb.pos + mb.neg) * (C + 1) * np / (np + nn)
+			if positive {
+				rate = lambda * scale / (mb.pos + mb.neg*C*np/nn)
+			} else {
+				rate = lambda * scale / (mb.neg + mb.pos*nn/(C*np))
+			}
+		case e.alg == algRUS2:
+			if positive {
+				rate = lambda * np / (np + nn) / (mb.pos / (mb.pos + mb.neg))
+			} else {
+				rate = lambda * C * np / (np + nn) / (mb.neg / (mb.pos + mb.neg))
+			}
+		}
+		mb.lambda, mb.rate = lambda, rate
+		mb.train(x, positive, mb.rng.poisson(rate))
+		lambda = clampLambda(oza(mb, lambda, mb.h.predict(x) == positive))
+	}
+}
