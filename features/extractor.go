@@ -1,0 +1,228 @@
+package features
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// MaxSample is the largest magnitude, in µV, Push accepts as a sample
+// (1 kV: no electrode measures that). NaN, ±Inf and larger magnitudes are
+// stored as 0 and counted by Invalid, so that every feature stays finite.
+const MaxSample = 1e9
+
+// Extractor turns a stream of frames into feature vectors over sliding
+// windows. It keeps the last Window of samples of every channel in a ring
+// buffer; Push adds a frame and says when a window is complete, Vector
+// computes that window's features. Neither allocates. An Extractor is used
+// by one goroutine at a time.
+type Extractor struct {
+	cfg     resolved
+	n       int // samples per window
+	names   []string
+	dim     int
+	needFFT bool
+
+	ring    []float64 // Channels rings of n samples, channel-major
+	invalid []bool    // per ring slot: the frame had a replaced sample
+	nBad    int       // number of true entries in invalid
+	head    int       // ring slot of the next frame
+	count   int64     // frames pushed since New or Reset
+	windows int64     // windows completed since New or Reset
+	nextEnd int64     // value of count at which the next window completes
+
+	x       []float64 // one channel's window, oldest first, mean removed
+	spec    *spectrum
+	perChan []float64 // Channels × numFeatures, every feature of every channel
+	scratch []float64 // Channels values, for medians
+}
+
+// New returns an Extractor for cfg, with its buffers and FFT plan built.
+// An invalid cfg gives an error wrapping ErrConfig that names the field.
+func New(cfg Config) (*Extractor, error) {
+	r, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	e := &Extractor{
+		cfg:     r,
+		n:       r.n,
+		ring:    make([]float64, r.Channels*r.n),
+		invalid: make([]bool, r.n),
+		x:       make([]float64, r.n),
+		perChan: make([]float64, r.Channels*numFeatures),
+		scratch: make([]float64, r.Channels),
+	}
+	e.needFFT = r.Summaries
+	for _, f := range r.Features {
+		e.needFFT = e.needFFT || f.spectral()
+	}
+	if e.needFFT {
+		if e.spec, err = newSpectrum(r.n, r.Rate); err != nil {
+			return nil, fmt.Errorf("%w (Window %v, Rate %g Hz)", err, r.Window, r.Rate)
+		}
+	}
+	e.names = make([]string, 0, r.Channels*len(r.Features)+numSummaries)
+	for c := 0; c < r.Channels; c++ {
+		label := fmt.Sprintf("ch%d", c)
+		if r.Labels != nil {
+			label = r.Labels[c]
+		}
+		for _, f := range r.Features {
+			e.names = append(e.names, label+"/"+f.String())
+		}
+	}
+	if r.Summaries {
+		e.names = append(e.names, summaryNames[:]...)
+	}
+	e.dim = len(e.names)
+	e.Reset()
+	return e, nil
+}
+
+// Dim returns the length of the feature vectors.
+func (e *Extractor) Dim() int { return e.dim }
+
+// Names returns the name of every element of the feature vectors, in
+// order: "label/feature" for each channel (label from Config.Labels, else
+// "ch0", "ch1", …) and the feature's String, then the summaries
+// ("max/line_length", …). The slice is a copy.
+func (e *Extractor) Names() []string { return slices.Clone(e.names) }
+
+// Window returns the number of samples per window: Config.Window × Rate,
+// rounded. The window that completes at frame i spans frames i−Window()+1
+// to i.
+func (e *Extractor) Window() int { return e.n }
+
+// Reset forgets every frame pushed, as after a gap in the signal: the next
+// window completes Window after the next frame.
+func (e *Extractor) Reset() {
+	clear(e.invalid)
+	e.nBad = 0
+	e.head = 0
+	e.count = 0
+	e.windows = 0
+	e.nextEnd = int64(e.n)
+}
+
+// Push adds one frame, one sample per channel in µV, and reports whether
+// it completes a window: the first time after Window worth of frames, then
+// every Step. Window k (from 0) ends at frame round(Window×Rate) +
+// round(k×Step×Rate), so non-integer rates do not drift. A sample that is
+// not finite or exceeds MaxSample in magnitude is stored as 0 (see
+// Invalid). Push panics if len(samples) is not Config.Channels: that is a
+// programming error, not bad data.
+func (e *Extractor) Push(samples []float64) (ready bool) {
+	if len(samples) != e.cfg.Channels {
+		panic(fmt.Sprintf("features: Push got %d samples, want %d (Config.Channels)", len(samples), e.cfg.Channels))
+	}
+	h := e.head
+	bad := false
+	slot := e.ring[h:]
+	for c, v := range samples {
+		if !(v >= -MaxSample && v <= MaxSample) {
+			v = 0
+			bad = true
+		}
+		slot[c*e.n] = v
+	}
+	if e.invalid[h] {
+		e.nBad--
+	}
+	e.invalid[h] = bad
+	if bad {
+		e.nBad++
+	}
+	if h++; h == e.n {
+		h = 0
+	}
+	e.head = h
+	e.count++
+	if e.count != e.nextEnd {
+		return false
+	}
+	e.windows++
+	e.nextEnd = int64(e.n) + int64(math.Round(float64(e.windows)*e.cfg.step))
+	return true
+}
+
+// Invalid returns how many frames of the current window had at least one
+// sample replaced by 0 because it was NaN, infinite or beyond MaxSample.
+// A caller may discard a vector whose window has any.
+func (e *Extractor) Invalid() int { return e.nBad }
+
+// Vector writes the features of the current window (the last Window of
+// frames pushed) into dst and returns it; call it when Push returns true.
+// Every element is finite. Vector panics if len(dst) is not Dim() or if
+// fewer than Window frames were pushed since New or Reset: both are
+// programming errors (the gonum convention for destination slices).
+func (e *Extractor) Vector(dst []float64) []float64 {
+	if len(dst) != e.dim {
+		panic(fmt.Sprintf("features: Vector destination has length %d, want Dim() = %d", len(dst), e.dim))
+	}
+	if e.count < int64(e.n) {
+		panic(fmt.Sprintf("features: Vector called after %d frames, before the first window of %d is complete", e.count, e.n))
+	}
+	for c := 0; c < e.cfg.Channels; c++ {
+		e.channel(e.perChan[c*numFeatures:(c+1)*numFeatures], c)
+	}
+	i := 0
+	for c := 0; c < e.cfg.Channels; c++ {
+		all := e.perChan[c*numFeatures : (c+1)*numFeatures]
+		for _, f := range e.cfg.Features {
+			dst[i] = all[f]
+			i++
+		}
+	}
+	if e.cfg.Summaries {
+		e.summarize(dst[i : i+numSummaries])
+	}
+	return dst
+}
+
+// channel computes every feature of channel c's window into out
+// (numFeatures long, indexed by Feature).
+func (e *Extractor) channel(out []float64, c int) {
+	ring := e.ring[c*e.n : (c+1)*e.n]
+	var sum float64
+	for _, v := range ring {
+		sum += v
+	}
+	mean := sum / float64(e.n)
+	// Unroll the ring oldest first, removing the mean.
+	x := e.x
+	old := ring[e.head:]
+	for k, v := range old {
+		x[k] = v - mean
+	}
+	rest := x[len(old):]
+	for k, v := range ring[:e.head] {
+		rest[k] = v - mean
+	}
+
+	var tf timeFeatures
+	computeTime(&tf, x, e.cfg.Rate)
+	out[LineLength] = math.Log(tf.lineLength + AmplitudeFloor)
+	out[RMS] = math.Log(math.Sqrt(tf.variance) + AmplitudeFloor)
+	out[HjorthMobility] = tf.mobility
+	out[HjorthComplexity] = tf.complexity
+	out[ZeroCrossings] = tf.crossings
+	out[TeagerEnergy] = math.Log(tf.teager + PowerFloor)
+
+	var sf spectralFeatures
+	if e.needFFT {
+		e.spec.compute(&sf, x)
+	}
+	for b := 0; b < numBands; b++ {
+		out[DeltaPower+Feature(b)] = math.Log(sf.band[b] + PowerFloor)
+		rel := 0.0
+		if !tf.flat && sf.total > 0 {
+			rel = sf.band[b] / sf.total
+		}
+		out[DeltaRel+Feature(b)] = rel
+	}
+	out[SpectralEdge] = 0
+	if !tf.flat {
+		out[SpectralEdge] = sf.edge
+	}
+}

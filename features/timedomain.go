@@ -1,0 +1,85 @@
+package features
+
+import "math"
+
+// Floors added before taking logarithms, so that a flat or all-zero window
+// gives finite features. They sit below the resolution of any EEG
+// amplifier (an ADS1299 at gain 24 resolves 0.022 µV), so they change no
+// real recording's features measurably.
+const (
+	// AmplitudeFloor is added to the line length (µV/s) and the RMS (µV)
+	// before their logarithm.
+	AmplitudeFloor = 1e-2
+	// PowerFloor (AmplitudeFloor²) is added to band powers (µV²) and the
+	// Teager–Kaiser energy (µV²·Hz²) before their logarithm.
+	PowerFloor = AmplitudeFloor * AmplitudeFloor
+)
+
+// flatVariance is the variance (µV²) under which a window counts as flat:
+// an RMS below AmplitudeFloor. The ratios that would be 0/0 on a flat line
+// (Hjorth parameters, relative powers, zero crossings of rounding noise,
+// spectral edge) are then 0.
+const flatVariance = PowerFloor
+
+// timeFeatures holds what one pass over a mean-removed window yields.
+type timeFeatures struct {
+	variance   float64 // mean square of the window, µV²
+	lineLength float64 // Σ|Δx| per second, µV/s
+	mobility   float64 // Hjorth mobility, Hz
+	complexity float64 // Hjorth complexity
+	crossings  float64 // zero crossings per second
+	teager     float64 // mean Teager–Kaiser energy, µV²·Hz² (≥ 0)
+	flat       bool
+}
+
+// computeTime fills tf from the mean-removed window x (len ≥ 4) sampled at
+// rate Hz, in one pass.
+func computeTime(tf *timeFeatures, x []float64, rate float64) {
+	n := len(x)
+	x0, x1 := x[0], x[1]
+	d := x1 - x0
+	sumSq := x0*x0 + x1*x1
+	absDiff := math.Abs(d)
+	diffSq := d * d
+	var diff2Sq, tk float64
+	crossings := 0
+	if (x1 >= 0) != (x0 >= 0) {
+		crossings++
+	}
+	prev2, prev, dPrev := x0, x1, d
+	for _, xi := range x[2:] {
+		d := xi - prev
+		dd := d - dPrev
+		sumSq += xi * xi
+		absDiff += math.Abs(d)
+		diffSq += d * d
+		diff2Sq += dd * dd
+		tk += prev*prev - prev2*xi
+		if (xi >= 0) != (prev >= 0) {
+			crossings++
+		}
+		prev2, prev, dPrev = prev, xi, d
+	}
+	seconds := float64(n-1) / rate // span of the n-1 sample intervals
+	*tf = timeFeatures{
+		variance:   sumSq / float64(n),
+		lineLength: absDiff / seconds,
+	}
+	if tf.variance < flatVariance {
+		tf.flat = true
+		return
+	}
+	tf.crossings = float64(crossings) / seconds
+	// Derivatives as differences per second: var(x') = Σ(Δx)²/(n-1) · fs².
+	v1 := diffSq / float64(n-1)
+	v2 := diff2Sq / float64(n-2)
+	toHz := rate / (2 * math.Pi)
+	if v1 > 0 {
+		m0 := math.Sqrt(v1 / tf.variance) // rad/sample
+		tf.mobility = m0 * toHz
+		tf.complexity = math.Sqrt(v2/v1) / m0
+	}
+	if tk > 0 {
+		tf.teager = tk / float64(n-2) * toHz * toHz
+	}
+}
