@@ -64,3 +64,6 @@ func checkFinite(t *testing.T, names []string, x []float64) {
 
 // unlog undoes the logarithm of a log-scaled amplitude or power feature.
 func unlog(v, floor float64) float64 { return math.Exp(v) - floor }
+
+func nan() float64 { return math.NaN() }
+func inf() float64 { return math.Inf(1) }

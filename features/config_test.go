@@ -1,0 +1,140 @@
+package features
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestNewRejectsInvalidConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		want string // part of the message naming the field
+	}{
+		{"no channels", Config{Rate: 256}, "Channels 0"},
+		{"negative channels", Config{Channels: -2, Rate: 256}, "Channels -2"},
+		{"labels of the wrong length", Config{Channels: 2, Rate: 256, Labels: []string{"Fp1"}}, "Labels has 1 entries for 2 Channels"},
+		{"empty label", Config{Channels: 2, Rate: 256, Labels: []string{"Fp1", ""}}, "Labels[1] is empty"},
+		{"repeated label", Config{Channels: 3, Rate: 256, Labels: []string{"Fp1", "F7", "Fp1"}}, `Labels[2] "Fp1" repeats Labels[0]`},
+		{"zero rate", Config{Channels: 1}, "Rate 0 Hz"},
+		{"rate too low for gamma", Config{Channels: 1, Rate: 60}, "Rate 60 Hz"},
+		{"NaN rate", Config{Channels: 1, Rate: nan()}, "Rate NaN Hz"},
+		{"infinite rate", Config{Channels: 1, Rate: inf()}, "Rate +Inf Hz"},
+		{"negative window", Config{Channels: 1, Rate: 256, Window: -time.Second}, "Window -1s is negative"},
+		{"negative step", Config{Channels: 1, Rate: 256, Step: -time.Second}, "Step -1s is negative"},
+		{"window of 3 samples", Config{Channels: 1, Rate: 256, Window: 10 * time.Millisecond}, "Window 10ms at 256 Hz is 3 samples"},
+		{"window too long", Config{Channels: 1, Rate: 256, Window: 2 * time.Hour}, "Window 2h0m0s at 256 Hz is 1843200 samples, more than 1048576"},
+		{"step too long", Config{Channels: 1, Rate: 256, Step: 2 * time.Hour}, "Step 2h0m0s at 256 Hz is 1843200 samples, more than 1048576"},
+		{"step under one sample", Config{Channels: 1, Rate: 256, Step: time.Millisecond}, "Step 1ms at 256 Hz is 0.256 samples"},
+		{"window too short for delta", Config{Channels: 1, Rate: 256, Window: 250 * time.Millisecond}, "the δ band 0.5–4 Hz holds no spectral bin"},
+		{"no features", Config{Channels: 1, Rate: 256, Features: []Feature{}}, "Features is empty"},
+		{"unknown feature", Config{Channels: 1, Rate: 256, Features: []Feature{RMS, 99}}, "Features[1] is Feature(99)"},
+		{"repeated feature", Config{Channels: 1, Rate: 256, Features: []Feature{RMS, LineLength, RMS}}, "Features[2] rms is listed twice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(tt.cfg)
+			if err == nil {
+				t.Fatal("New succeeded, want an error")
+			}
+			if !errors.Is(err, ErrConfig) {
+				t.Errorf("error %q does not wrap ErrConfig", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not say %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestShortWindowWithoutSpectralFeatures(t *testing.T) {
+	// Time-domain features need no spectral resolution: a quarter-second
+	// window is fine when no spectral feature is asked for.
+	e, err := New(Config{Channels: 1, Rate: 256, Window: 250 * time.Millisecond, Step: 125 * time.Millisecond,
+		Features: []Feature{LineLength, HjorthMobility}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Window() != 64 || e.Dim() != 2 {
+		t.Errorf("Window() = %d, Dim() = %d; want 64, 2", e.Window(), e.Dim())
+	}
+}
+
+func TestNamesAndDim(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		want []string
+	}{
+		{
+			"default channel names",
+			Config{Channels: 2, Rate: 256, Features: []Feature{LineLength, AlphaRel}},
+			[]string{"ch0/line_length", "ch0/alpha_rel", "ch1/line_length", "ch1/alpha_rel"},
+		},
+		{
+			"labels and summaries",
+			Config{Channels: 2, Rate: 256, Labels: []string{"Fp1-F7", "F7-T7"}, Features: []Feature{SpectralEdge}, Summaries: true},
+			[]string{"Fp1-F7/spectral_edge", "F7-T7/spectral_edge",
+				"max/line_length", "median/line_length", "max/delta_theta_rel", "median/delta_theta_rel"},
+		},
+		{
+			"summaries only",
+			Config{Channels: 3, Rate: 256, Features: []Feature{}, Summaries: true},
+			[]string{"max/line_length", "median/line_length", "max/delta_theta_rel", "median/delta_theta_rel"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := New(tt.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.Names(); !slices.Equal(got, tt.want) {
+				t.Errorf("Names() = %q, want %q", got, tt.want)
+			}
+			if e.Dim() != len(tt.want) {
+				t.Errorf("Dim() = %d, want %d", e.Dim(), len(tt.want))
+			}
+		})
+	}
+}
+
+func TestAllFeaturesAreNamedAndParse(t *testing.T) {
+	all := AllFeatures()
+	if len(all) != 17 {
+		t.Fatalf("AllFeatures has %d features, want 17", len(all))
+	}
+	e, err := New(Config{Channels: 1, Rate: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := e.Names()
+	for i, f := range all {
+		if names[i] != "ch0/"+f.String() {
+			t.Errorf("Names()[%d] = %q, want ch0/%v", i, names[i], f)
+		}
+		g, err := ParseFeature(f.String())
+		if err != nil || g != f {
+			t.Errorf("ParseFeature(%q) = %v, %v; want %v", f.String(), g, err, f)
+		}
+	}
+	if _, err := ParseFeature("alpha"); !errors.Is(err, ErrUnknownFeature) {
+		t.Errorf("ParseFeature(alpha): %v, want ErrUnknownFeature", err)
+	}
+}
+
+func TestConfigIsCopied(t *testing.T) {
+	labels := []string{"A", "B"}
+	feats := []Feature{RMS}
+	e, err := New(Config{Channels: 2, Rate: 256, Labels: labels, Features: feats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels[0], feats[0] = "Z", LineLength
+	if got := e.Names(); got[0] != "A/rms" {
+		t.Errorf("after changing the caller's slices, Names()[0] = %q, want A/rms", got[0])
+	}
+}
