@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ictal/ictal/acquire/edf"
+)
+
+func init() {
+	register("edf", "inspect EDF/EDF+/BDF files: edf info FILE, edf cat FILE", runEDF)
+}
+
+func runEDF(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		fmt.Fprintln(stderr, "usage: ictal edf info FILE\n       ictal edf cat FILE [-signals LIST] [-from S] [-to S]")
+		if len(args) == 0 {
+			return errors.New("missing subcommand (info or cat)")
+		}
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "info":
+		return runEDFInfo(args[1:], stdout, stderr)
+	case "cat":
+		return runEDFCat(args[1:], stdout, stderr)
+	}
+	return fmt.Errorf("unknown subcommand %q (want info or cat)", args[0])
+}
+
+// splitFile separates the FILE argument from flags so that both
+// "cat FILE -signals x" and "cat -signals x FILE" work.
+func splitFile(fs *flag.FlagSet, args []string) (string, error) {
+	var file string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return "", err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if file != "" {
+			return "", fmt.Errorf("more than one file: %q and %q", file, rest[0])
+		}
+		file, args = rest[0], rest[1:]
+	}
+	if file == "" {
+		fs.Usage()
+		return "", errors.New("missing FILE")
+	}
+	return file, nil
+}
+
+type infoSignal struct {
+	Label             string  `json:"label"`
+	Transducer        string  `json:"transducer"`
+	PhysicalDimension string  `json:"physical_dimension"`
+	PhysicalMin       float64 `json:"physical_min"`
+	PhysicalMax       float64 `json:"physical_max"`
+	DigitalMin        int     `json:"digital_min"`
+	DigitalMax        int     `json:"digital_max"`
+	Prefilter         string  `json:"prefilter"`
+	SamplesPerRecord  int     `json:"samples_per_record"`
+	Rate              float64 `json:"rate"`
+	Annotation        bool    `json:"annotation,omitempty"`
+}
+
+type infoAnnotation struct {
+	Onset    float64  `json:"onset"`
+	Duration *float64 `json:"duration"`
+	Text     string   `json:"text"`
+}
+
+type info struct {
+	Version        string           `json:"version"`
+	Format         string           `json:"format"`
+	Reserved       string           `json:"reserved"`
+	Patient        string           `json:"patient"`
+	Recording      string           `json:"recording"`
+	Start          *string          `json:"start"`
+	StartDate      string           `json:"start_date"`
+	StartTime      string           `json:"start_time"`
+	HeaderBytes    int              `json:"header_bytes"`
+	Records        int64            `json:"records"`
+	RecordDuration float64          `json:"record_duration"`
+	Duration       float64          `json:"duration"`
+	Signals        []infoSignal     `json:"signals"`
+	Annotations    []infoAnnotation `json:"annotations"`
+	Warnings       []string         `json:"warnings,omitempty"`
+	Truncated      string           `json:"truncated,omitempty"`
+}
+
+func runEDFInfo(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("edf info", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ictal edf info FILE\n\nPrints the header, signals and annotations of an EDF/EDF+/BDF/BDF+ file as one JSON object.\nAnnotation onsets are seconds from the header's start date and time.")
+		fs.PrintDefaults()
+	}
+	file, err := splitFile(fs, args)
+	if err != nil {
+		return err
+	}
+	r, err := edf.Open(file)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	h := r.Header()
+	out := info{
+		Version:        strings.Map(latin1, h.Version),
+		Format:         h.Format(),
+		Reserved:       h.Reserved,
+		Patient:        h.Patient,
+		Recording:      h.Recording,
+		StartDate:      h.StartDate,
+		StartTime:      h.StartTime,
+		HeaderBytes:    h.HeaderBytes,
+		Records:        h.Records,
+		RecordDuration: h.RecordDuration.Seconds(),
+		Duration:       (time.Duration(h.Records) * h.RecordDuration).Seconds(),
+		Signals:        []infoSignal{},
+		Annotations:    []infoAnnotation{},
+		Warnings:       h.Warnings,
+	}
+	if st, err := r.Start(); err != nil {
+		return err
+	} else if !st.IsZero() {
+		s := st.Format(time.RFC3339Nano)
+		out.Start = &s
+	}
+	if t := r.Truncated(); t != nil {
+		out.Truncated = t.Error()
+	}
+	for i := range h.Signals {
+		s := &h.Signals[i]
+		out.Signals = append(out.Signals, infoSignal{
+			Label: s.Label, Transducer: s.Transducer, PhysicalDimension: s.PhysicalDimension,
+			PhysicalMin: s.PhysicalMin, PhysicalMax: s.PhysicalMax, DigitalMin: s.DigitalMin, DigitalMax: s.DigitalMax,
+			Prefilter: s.Prefilter, SamplesPerRecord: s.SamplesPerRecord, Rate: h.Rate(i), Annotation: s.IsAnnotation(),
+		})
+	}
+	anns, err := r.Annotations()
+	if err != nil {
+		return err
+	}
+	for _, a := range anns {
+		ia := infoAnnotation{Onset: a.Onset.Seconds(), Text: a.Text}
+		if a.HasDuration {
+			d := a.Duration.Seconds()
+			ia.Duration = &d
+		}
+		out.Annotations = append(out.Annotations, ia)
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// latin1 maps BDF's 0xff version byte to ÿ so that it survives JSON.
+func latin1(r rune) rune {
+	if r == utf8RuneError {
+		return 'ÿ'
+	}
+	return r
+}
+
+const utf8RuneError = '\uFFFD'
+
+func runEDFCat(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("edf cat", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	signals := fs.String("signals", "", "comma-separated signal labels or 0-based indices (default: every data signal at the first data signal's rate)")
+	from := fs.Float64("from", 0, "first time to print, in seconds from the first sample")
+	to := fs.Float64("to", math.Inf(1), "print samples before this time, in seconds from the first sample")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ictal edf cat FILE [-signals LIST] [-from S] [-to S]\n\nPrints physical values as CSV: a header line, then per sample the time in\nseconds from the first sample and one value per chosen signal. Chosen\nsignals must share a sampling rate.")
+		fs.PrintDefaults()
+	}
+	file, err := splitFile(fs, args)
+	if err != nil {
+		return err
+	}
+	if *from < 0 || *to < *from || math.IsNaN(*from) || math.IsNaN(*to) {
+		return fmt.Errorf("-from %g -to %g: want 0 <= from <= to", *from, *to)
+	}
+	r, err := edf.Open(file)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	h := r.Header()
+	chosen, err := chooseSignals(h, *signals)
+	if err != nil {
+		return err
+	}
+	spr := h.Signals[chosen[0]].SamplesPerRecord
+	onsets, err := r.Onsets()
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(stdout)
+	w.WriteString("time")
+	for _, i := range chosen {
+		w.WriteByte(',')
+		w.WriteString(csvField(h.Signals[i].Label))
+	}
+	w.WriteByte('\n')
+	rec := r.NewRecord()
+	var line []byte
+	for {
+		if err := r.ReadRecord(rec); err == io.EOF {
+			break
+		} else if err != nil {
+			w.Flush()
+			return err
+		}
+		base := onsets[rec.Index] - onsets[0]
+		if base.Seconds() >= *to {
+			break
+		}
+		for k := 0; k < spr; k++ {
+			t := base + time.Duration(int64(k)*int64(h.RecordDuration)/int64(spr))
+			ts := t.Seconds()
+			if ts < *from || ts >= *to {
+				continue
+			}
+			line = strconv.AppendFloat(line[:0], ts, 'f', -1, 64)
+			for _, i := range chosen {
+				line = append(line, ',')
+				line = strconv.AppendFloat(line, rec.Samples[i][k], 'g', -1, 64)
+			}
+			line = append(line, '\n')
+			w.Write(line)
+		}
+	}
+	return w.Flush()
+}
+
+// chooseSignals resolves the -signals list to signal indices that share a
+// rate.
+func chooseSignals(h *edf.Header, list string) ([]int, error) {
+	var chosen []int
+	if list == "" {
+		for i := range h.Signals {
+			if h.Signals[i].IsAnnotation() {
+				continue
+			}
+			if len(chosen) == 0 || h.Signals[i].SamplesPerRecord == h.Signals[chosen[0]].SamplesPerRecord {
+				chosen = append(chosen, i)
+			}
+		}
+		if len(chosen) == 0 {
+			return nil, errors.New("the file has no data signals")
+		}
+		return chosen, nil
+	}
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		idx := -1
+		for i := range h.Signals {
+			if h.Signals[i].Label == item {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			if n, err := strconv.Atoi(item); err == nil && n >= 0 && n < len(h.Signals) {
+				idx = n
+			}
+		}
+		if idx < 0 {
+			return nil, fmt.Errorf("-signals: no signal %q (labels or indices 0..%d)", item, len(h.Signals)-1)
+		}
+		if h.Signals[idx].IsAnnotation() {
+			return nil, fmt.Errorf("-signals: signal %d %q is an annotation signal", idx, h.Signals[idx].Label)
+		}
+		chosen = append(chosen, idx)
+	}
+	first := chosen[0]
+	for _, i := range chosen[1:] {
+		if h.Signals[i].SamplesPerRecord != h.Signals[first].SamplesPerRecord {
+			return nil, fmt.Errorf("-signals: signal %d %q (%g Hz) and signal %d %q (%g Hz) have different rates; cat them separately",
+				first, h.Signals[first].Label, h.Rate(first), i, h.Signals[i].Label, h.Rate(i))
+		}
+	}
+	return chosen, nil
+}
+
+// csvField quotes s if it contains a comma, quote or newline.
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\n\r") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
