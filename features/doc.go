@@ -41,7 +41,7 @@
 //     the signal's mean frequency. For a sine of frequency f it is
 //     fs·sin(πf/fs)/π, within 0.5 % of f for f < fs/20.
 //   - hjorth_complexity: mobility(x') / mobility(x), dimensionless, with
-//     var(x'') = Σ(Δ²x)²/(n−2) · fs⁴; 1 for a sine, larger for broadband
+//     var(x″) = Σ(Δ²x)²/(n−2) · fs⁴; 1 for a sine, larger for broadband
 //     signals.
 //   - zero_crossings: sign changes between consecutive samples of x per
 //     second, count · fs/(n−1); 2f for a sine.
@@ -52,6 +52,12 @@
 //     it is in µV²·Hz² and independent of the rate: a sine gives
 //     (fs/2π)²·A²·sin²(2πf/fs) ≈ A²f². A negative mean (possible on short
 //     noisy windows) counts as 0.
+//
+// Line length, the Hjorth parameters and the Teager energy use differences
+// between samples, whose gain at frequency f is sin(πf/fs)/(πf/fs) of a
+// derivative's: they agree across rates for content well below fs/2 and
+// read lower for content near it (at 173.61 Hz a 38 Hz tone's Teager
+// energy is halved). The spectral features do not have that bias.
 //
 // A window whose RMS is below AmplitudeFloor (0.01 µV, below any EEG
 // amplifier's resolution) is flat: its Hjorth parameters, zero crossings,
