@@ -176,3 +176,7 @@ func frameBytes(statP, statN, gpio uint8, codes ...int32) []byte {
 	}
 	return b
 }
+
+func newPlayback(ops []conntest.IO) *spitest.Playback {
+	return &spitest.Playback{Playback: conntest.Playback{Ops: ops, DontPanic: true}}
+}
