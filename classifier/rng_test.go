@@ -1,0 +1,236 @@
+package classifier
+
+import (
+	"math"
+	"testing"
+)
+
+// poissonPMF is P(K = k) for K ~ Poisson(lambda), computed in the log
+// domain so it stays accurate far into the tails.
+func poissonPMF(lambda float64, k int) float64 {
+	lg, _ := math.Lgamma(float64(k) + 1)
+	return math.Exp(-lambda + float64(k)*math.Log(lambda) - lg)
+}
+
+// chiSquareQuantile approximates the p-quantile of the chi-square
+// distribution with nu degrees of freedom by Wilson & Hilferty's cube-root
+// normal approximation (accurate to well under 1 % for nu ≥ 5), where z is
+// the standard normal p-quantile.
+func chiSquareQuantile(nu, z float64) float64 {
+	h := 2 / (9 * nu)
+	c := 1 - h + z*math.Sqrt(h)
+	return nu * c * c * c
+}
+
+// TestPoissonMeanAndVariance draws n variates for each mean and checks the
+// sample mean and the sample variance against λ (both equal λ for a
+// Poisson law) within 5 standard errors of each estimator:
+//
+//	SE(mean) = sqrt(λ/n),  SE(variance) ≈ sqrt((μ₄ − σ⁴)/n) = sqrt((λ + 2λ²)/n)
+//
+// using the Poisson central moments σ² = λ, μ₄ = λ + 3λ². The means cover
+// both of the sampler's methods: inversion below 10 and PTRS above.
+func TestPoissonMeanAndVariance(t *testing.T) {
+	tests := []struct {
+		name   string
+		lambda float64
+		n      int
+	}{
+		{"tiny mean, inversion", 0.1, 400000},
+		{"unit mean, inversion", 1, 400000},
+		{"mean near the switch, inversion", 7.3, 200000},
+		{"exactly at the switch, rejection", 10, 200000},
+		{"moderate mean, rejection", 40, 200000},
+		{"large mean, rejection", 1e4, 200000},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newStream(20260101, uint64(i))
+			var sum, sum2 float64
+			for j := 0; j < tt.n; j++ {
+				k := s.poisson(tt.lambda)
+				if k < 0 {
+					t.Fatalf("poisson(%g) = %d < 0", tt.lambda, k)
+				}
+				// Shift by λ before squaring so the variance does not
+				// cancel catastrophically at λ = 1e4.
+				d := float64(k) - tt.lambda
+				sum += d
+				sum2 += d * d
+			}
+			n := float64(tt.n)
+			mean := tt.lambda + sum/n
+			variance := (sum2 - sum*sum/n) / (n - 1)
+			seMean := math.Sqrt(tt.lambda / n)
+			seVar := math.Sqrt((tt.lambda + 2*tt.lambda*tt.lambda) / n)
+			if math.Abs(mean-tt.lambda) > 5*seMean {
+				t.Errorf("mean %.6g, want %g ± %.3g (5 SE)", mean, tt.lambda, 5*seMean)
+			}
+			if math.Abs(variance-tt.lambda) > 5*seVar {
+				t.Errorf("variance %.6g, want %g ± %.3g (5 SE)", variance, tt.lambda, 5*seVar)
+			}
+		})
+	}
+}
+
+// TestPoissonGoodnessOfFit compares the histogram of n draws with the
+// Poisson pmf by Pearson's chi-square test. Cells run over k = 0, 1, ...
+// and are merged so that each expects at least 20 draws; the two tails
+// (below the first and above the last cell) are lumped into the end cells.
+// The statistic must stay under the 0.9999 quantile of its chi-square law,
+// which a sampler with the right mean and variance but the wrong shape
+// (for example a rounded normal at λ = 40) far exceeds.
+func TestPoissonGoodnessOfFit(t *testing.T) {
+	const z9999 = 3.719 // standard normal 0.9999-quantile
+	tests := []struct {
+		name   string
+		lambda float64
+		n      int
+	}{
+		{"unit mean, inversion", 1, 200000},
+		{"mean 40, rejection", 40, 200000},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kmax := int(tt.lambda + 20*math.Sqrt(tt.lambda) + 20)
+			counts := make([]float64, kmax+1)
+			s := newStream(77, uint64(i))
+			for j := 0; j < tt.n; j++ {
+				k := s.poisson(tt.lambda)
+				if k > kmax {
+					k = kmax
+				}
+				counts[k]++
+			}
+			n := float64(tt.n)
+			// Expected counts, with P(K ≥ kmax) in the last slot.
+			expect := make([]float64, kmax+1)
+			var cum float64
+			for k := 0; k < kmax; k++ {
+				expect[k] = n * poissonPMF(tt.lambda, k)
+				cum += expect[k]
+			}
+			expect[kmax] = n - cum
+			// Merge into cells expecting at least 20 each.
+			var cellsObs, cellsExp []float64
+			var o, e float64
+			for k := 0; k <= kmax; k++ {
+				o += counts[k]
+				e += expect[k]
+				if e >= 20 {
+					cellsObs = append(cellsObs, o)
+					cellsExp = append(cellsExp, e)
+					o, e = 0, 0
+				}
+			}
+			last := len(cellsObs) - 1
+			cellsObs[last] += o
+			cellsExp[last] += e
+			var chi2 float64
+			for c := range cellsObs {
+				d := cellsObs[c] - cellsExp[c]
+				chi2 += d * d / cellsExp[c]
+			}
+			nu := float64(len(cellsObs) - 1)
+			limit := chiSquareQuantile(nu, z9999)
+			if chi2 > limit {
+				t.Errorf("chi-square %.2f over %d cells exceeds the 0.9999 quantile %.2f", chi2, len(cellsObs), limit)
+			}
+			if len(cellsObs) < 5 {
+				t.Errorf("only %d cells: the test has no power", len(cellsObs))
+			}
+		})
+	}
+}
+
+// TestPoissonDegenerateMeans pins the draws that need no randomness: a
+// zero, negative or NaN mean gives 0 and consumes nothing from the stream.
+func TestPoissonDegenerateMeans(t *testing.T) {
+	for _, lambda := range []float64{0, -1, math.Inf(-1), math.NaN()} {
+		s := newStream(5, 1)
+		ref := newStream(5, 1)
+		for i := 0; i < 100; i++ {
+			if k := s.poisson(lambda); k != 0 {
+				t.Fatalf("poisson(%g) = %d, want 0", lambda, k)
+			}
+		}
+		if s.uint64() != ref.uint64() {
+			t.Errorf("poisson(%g) consumed random numbers", lambda)
+		}
+	}
+}
+
+// TestPoissonHugeMeanFitsInt checks the clamp of a pathological mean: the
+// draw for maxLambda (and for +Inf, clamped to it) must be a valid count
+// near 10¹⁵, which needs a 64-bit int. On a 32-bit int (GOARCH=arm, 386)
+// int(k) of a float near 10¹⁵ is out of range and the conversion gives a
+// meaningless value: this test documents that maxLambda assumes 64-bit int.
+func TestPoissonHugeMeanFitsInt(t *testing.T) {
+	s := newStream(9, 9)
+	for _, lambda := range []float64{maxLambda, math.Inf(1)} {
+		k := s.poisson(lambda)
+		if d := float64(k) - maxLambda; math.Abs(d) > 10*math.Sqrt(maxLambda) {
+			t.Errorf("poisson(%g) = %d, want within 10 SD of %g", lambda, k, maxLambda)
+		}
+	}
+}
+
+// TestPoissonAllocatesNothing: the draw sits on the Learn hot path.
+func TestPoissonAllocatesNothing(t *testing.T) {
+	s := newStream(1, 1)
+	var sink int
+	allocs := testing.AllocsPerRun(1000, func() {
+		sink += s.poisson(0.5) + s.poisson(3) + s.poisson(40) + s.poisson(1e4)
+	})
+	if allocs != 0 {
+		t.Errorf("poisson allocates %v times per call set, want 0", allocs)
+	}
+	_ = sink
+}
+
+// TestStreamsAreReproducibleAndDistinct: a stream is a function of (seed,
+// id) only, and different ids give different sequences.
+func TestStreamsAreReproducibleAndDistinct(t *testing.T) {
+	a, b, c := newStream(42, 1), newStream(42, 1), newStream(42, 2)
+	same, differ := true, false
+	for i := 0; i < 64; i++ {
+		x, y, z := a.uint64(), b.uint64(), c.uint64()
+		same = same && x == y
+		differ = differ || x != z
+	}
+	if !same {
+		t.Error("two streams with the same seed and id differ")
+	}
+	if !differ {
+		t.Error("streams 1 and 2 of one seed are identical")
+	}
+}
+
+// TestFloat64AndIntnRanges checks the uniform variates the SMOTE step uses:
+// float64 in [0, 1) and intn(n) in [0, n), each value of intn(5) about as
+// frequent as the others (chi-square, 4 degrees of freedom).
+func TestFloat64AndIntnRanges(t *testing.T) {
+	s := newStream(3, 3)
+	for i := 0; i < 100000; i++ {
+		if u := s.float64(); !(u >= 0 && u < 1) {
+			t.Fatalf("float64() = %g outside [0, 1)", u)
+		}
+	}
+	const n, draws = 5, 100000
+	var counts [n]float64
+	for i := 0; i < draws; i++ {
+		k := s.intn(n)
+		if k < 0 || k >= n {
+			t.Fatalf("intn(%d) = %d", n, k)
+		}
+		counts[k]++
+	}
+	var chi2 float64
+	for _, c := range counts {
+		d := c - draws/n
+		chi2 += d * d / (draws / n)
+	}
+	if limit := chiSquareQuantile(n-1, 3.719); chi2 > limit {
+		t.Errorf("intn(%d) counts %v: chi-square %.2f > %.2f", n, counts, chi2, limit)
+	}
+}
