@@ -1,0 +1,275 @@
+package classifier
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// lrnDense returns s·L·Lᵀ for a packed factor.
+func lrnDense(l []float64, d int, s float64) *mat.SymDense {
+	lt := mat.NewTriDense(d, mat.Lower, nil)
+	for k := range d {
+		for i := k; i < d; i++ {
+			lt.SetTri(i, k, l[colStart(d, k)+i-k])
+		}
+	}
+	a := mat.NewSymDense(d, nil)
+	a.SymOuterK(s, lt)
+	return a
+}
+
+// lrnScatter returns the data scatter held by a factor: s·L·Lᵀ − diag(p).
+func lrnScatter(f *covFactor) *mat.SymDense {
+	a := lrnDense(f.l, f.d, f.s)
+	for j := range f.d {
+		a.SetSym(j, j, a.At(j, j)-f.p[j])
+	}
+	return a
+}
+
+// lrnUpper lists the upper triangle of a, row by row.
+func lrnUpper(a *mat.SymDense) []float64 {
+	n := a.SymmetricDim()
+	var out []float64
+	for i := range n {
+		for j := i; j < n; j++ {
+			out = append(out, a.At(i, j))
+		}
+	}
+	return out
+}
+
+// lrnPacked packs the lower factor of a gonum Cholesky decomposition.
+func lrnPacked(c *mat.Cholesky, d int) []float64 {
+	var lt mat.TriDense
+	c.LTo(&lt)
+	l := make([]float64, packedLen(d))
+	for k := range d {
+		for i := k; i < d; i++ {
+			l[colStart(d, k)+i-k] = lt.At(i, k)
+		}
+	}
+	return l
+}
+
+// lrnSPD returns a random symmetric positive definite matrix with
+// condition number about cond.
+func lrnSPD(rng *rand.Rand, d int, cond float64) *mat.SymDense {
+	q := mat.NewDense(d, d, nil)
+	for i := range d {
+		for j := range d {
+			q.Set(i, j, rng.NormFloat64())
+		}
+	}
+	var qr mat.QR
+	qr.Factorize(q)
+	var o mat.Dense
+	qr.QTo(&o)
+	a := mat.NewSymDense(d, nil)
+	for k := range d {
+		ev := math.Pow(cond, -float64(k)/float64(max(d-1, 1)))
+		a.SymRankOne(a, ev, o.ColView(k))
+	}
+	return a
+}
+
+func TestPackedLayout(t *testing.T) {
+	tests := []struct{ d, k, want int }{
+		{1, 0, 0}, {3, 0, 0}, {3, 1, 3}, {3, 2, 5}, {4, 3, 9}, {36, 35, 665},
+	}
+	for _, tt := range tests {
+		if got := colStart(tt.d, tt.k); got != tt.want {
+			t.Errorf("colStart(%d, %d) = %d, want %d", tt.d, tt.k, got, tt.want)
+		}
+	}
+	if got := packedLen(36); got != 666 {
+		t.Errorf("packedLen(36) = %d, want 666", got)
+	}
+}
+
+func TestCholUpdateMatchesGonum(t *testing.T) {
+	tests := []struct {
+		name string
+		d    int
+		cond float64
+		from int     // first nonzero entry of the update vector
+		size float64 // magnitude of the update vector
+	}{
+		{"1x1", 1, 1, 0, 1},
+		{"small dense", 3, 10, 0, 1},
+		{"d=36 dense", 36, 1e3, 0, 2},
+		{"d=36 along e_20", 36, 1e3, 20, 1},
+		{"d=36 along e_35", 36, 1e3, 35, 1},
+		{"ill-conditioned", 8, 1e10, 0, 1},
+		{"tiny update", 8, 10, 0, 1e-9},
+		{"large update", 8, 10, 0, 1e4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(tt.d), 1))
+			a := lrnSPD(rng, tt.d, tt.cond)
+			var c mat.Cholesky
+			if !c.Factorize(a) {
+				t.Fatal("gonum cannot factorize the test matrix")
+			}
+			l := lrnPacked(&c, tt.d)
+			x := make([]float64, tt.d)
+			for i := tt.from; i < tt.d; i++ {
+				x[i] = tt.size * rng.NormFloat64()
+			}
+			if tt.from > 0 {
+				for i := tt.from + 1; i < tt.d; i++ {
+					x[i] = 0 // a coordinate vector, as refill uses
+				}
+			}
+			want := mat.NewSymDense(tt.d, nil)
+			want.SymRankOne(a, 1, mat.NewVecDense(tt.d, append([]float64(nil), x...)))
+			var cw mat.Cholesky
+			if !cw.Factorize(want) {
+				t.Fatal("gonum cannot factorize the updated matrix")
+			}
+			wl := lrnPacked(&cw, tt.d)
+			cholUpdate(l, tt.d, x, tt.from)
+			// The update is backward stable: the entries of L agree to a
+			// small multiple of d·u relative to the size of the factor.
+			scale := lrnMaxAbs(wl)
+			for i := range l {
+				if e := lrnRelErr(l[i], wl[i], scale); e > 1e-12*float64(tt.d) {
+					t.Fatalf("L[%d] = %v, gonum %v (err %g)", i, l[i], wl[i], e)
+				}
+			}
+			if !cholValid(l, tt.d) {
+				t.Error("updated factor invalid")
+			}
+		})
+	}
+}
+
+func TestCholUpdateSequenceMatchesMatrix(t *testing.T) {
+	// Many updates from a diagonal start reproduce the accumulated matrix.
+	const d = 10
+	rng := rand.New(rand.NewPCG(2, 3))
+	diag := make([]float64, d)
+	for j := range diag {
+		diag[j] = 1e-3
+	}
+	l := make([]float64, packedLen(d))
+	setDiag(l, d, diag)
+	want := mat.NewSymDense(d, nil)
+	for j := range d {
+		want.SetSym(j, j, 1e-3)
+	}
+	x := make([]float64, d)
+	for range 500 {
+		for j := range x {
+			x[j] = rng.NormFloat64()
+		}
+		want.SymRankOne(want, 1, mat.NewVecDense(d, append([]float64(nil), x...)))
+		cholUpdate(l, d, x, 0)
+	}
+	got := lrnDense(l, d, 1)
+	for i := range d {
+		for j := range d {
+			if e := lrnRelErr(got.At(i, j), want.At(i, j), 500); e > 1e-13 {
+				t.Fatalf("A[%d,%d] = %v, want %v", i, j, got.At(i, j), want.At(i, j))
+			}
+		}
+	}
+}
+
+func TestSolvesMatchGonum(t *testing.T) {
+	for _, d := range []int{1, 2, 7, 36} {
+		t.Run(fmt.Sprint("d=", d), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(d), 4))
+			a := lrnSPD(rng, d, 100)
+			var c mat.Cholesky
+			c.Factorize(a)
+			l := lrnPacked(&c, d)
+			b := make([]float64, d)
+			for j := range b {
+				b[j] = rng.NormFloat64()
+			}
+			// ‖L⁻¹b‖² = bᵀA⁻¹b, and L⁻ᵀL⁻¹b = A⁻¹b.
+			var want mat.VecDense
+			if err := c.SolveVecTo(&want, mat.NewVecDense(d, b)); err != nil {
+				t.Fatal(err)
+			}
+			quad := mat.Dot(mat.NewVecDense(d, b), &want)
+			z := append([]float64(nil), b...)
+			if got := forwardSolve(l, d, z); lrnRelErr(got, quad, quad) > 1e-12 {
+				t.Errorf("‖L⁻¹b‖² = %v, want %v", got, quad)
+			}
+			backSolveT(l, d, z)
+			for j := range z {
+				if e := lrnRelErr(z[j], want.AtVec(j), lrnMaxAbs(want.RawVector().Data)); e > 1e-12 {
+					t.Errorf("A⁻¹b[%d] = %v, want %v", j, z[j], want.AtVec(j))
+				}
+			}
+			if got, want := 2*logDiag(l, d), c.LogDet(); lrnRelErr(got, want, 1+math.Abs(want)) > 1e-13 {
+				t.Errorf("2Σ log L_kk = %v, log det %v", got, want)
+			}
+		})
+	}
+}
+
+func TestLogSum(t *testing.T) {
+	many := make([]float64, 2000)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range many {
+		many[i] = math.Exp(40 * rng.NormFloat64())
+	}
+	tests := []struct {
+		name string
+		v    []float64
+	}{
+		{"empty", nil},
+		{"one", []float64{1}},
+		{"powers of two", []float64{0.5, 2, 1024, 1.0 / 1024}},
+		{"mixed", []float64{3.7, 1e-300, 1e300, 0.1, 42}},
+		{"subnormal", []float64{5e-324, 1e-310, 2}},
+		{"2000 wide-ranging terms (exponent folds)", many},
+		{"3000 terms near 2", func() []float64 {
+			v := make([]float64, 3000)
+			for i := range v {
+				v[i] = 1.9999999
+			}
+			return v
+		}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Reference: Neumaier-compensated Σ math.Log, accurate to a few
+			// ulps of the result. logSum rounds once per product, so its
+			// error is at most about n·u in the logarithm, plus u·|result|
+			// from the exponent's Ln2 (u = 2^-53): the tolerance is 4u·(n +
+			// |result|).
+			var ls logSum
+			var want, comp float64
+			for _, x := range tt.v {
+				ls.add(x)
+				l := math.Log(x)
+				s := want + l
+				if math.Abs(want) >= math.Abs(l) {
+					comp += (want - s) + l
+				} else {
+					comp += (l - s) + want
+				}
+				want = s
+			}
+			want += comp
+			tol := 4 * 0x1p-53 * (float64(len(tt.v)) + math.Abs(want))
+			if got := ls.value(); math.Abs(got-want) > tol {
+				t.Errorf("Σ log = %v, want %v (err %g > %g)", got, want, got-want, tol)
+			}
+		})
+	}
+	var ls logSum
+	ls.add(0)
+	if v := ls.value(); !math.IsInf(v, -1) {
+		t.Errorf("log 0 = %v, want -Inf", v)
+	}
+}
