@@ -1,0 +1,170 @@
+package classifier
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// lrnCheckSym fails if a and b differ by more than tol relative to the
+// largest entry of b.
+func lrnCheckSym(t *testing.T, what string, a, b *mat.SymDense, tol float64) {
+	t.Helper()
+	scale := lrnMaxAbs(lrnUpper(b))
+	n := b.SymmetricDim()
+	for i := range n {
+		for j := i; j < n; j++ {
+			if e := lrnRelErr(a.At(i, j), b.At(i, j), scale); e > tol {
+				t.Errorf("%s[%d,%d] = %v, batch %v (err %g)", what, i, j, a.At(i, j), b.At(i, j), e)
+			}
+		}
+	}
+}
+
+// lrnCheckMean fails if the online weight and mean differ from the batch.
+func lrnCheckMean(t *testing.T, what string, tw float64, mu []float64, b lrnBatch) {
+	t.Helper()
+	if e := lrnRelErr(tw, b.t, b.t); e > 1e-12 {
+		t.Errorf("%s: T = %v, batch %v", what, tw, b.t)
+	}
+	for j := range mu {
+		if e := lrnRelErr(mu[j], b.mu[j], 1+math.Abs(b.mu[j])); e > 1e-12 {
+			t.Errorf("%s: μ[%d] = %v, batch %v", what, j, mu[j], b.mu[j])
+		}
+	}
+}
+
+// lrnCov returns (scatter + diag(p)) / t.
+func lrnCov(s *mat.SymDense, p []float64, t float64) *mat.SymDense {
+	n := s.SymmetricDim()
+	c := mat.NewSymDense(n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			v := s.At(i, j)
+			if i == j {
+				v += p[i]
+			}
+			c.SetSym(i, j, v/t)
+		}
+	}
+	return c
+}
+
+// lrnLogProb is the Gaussian log-density computed with gonum's Cholesky
+// decomposition: −½(d·log 2π + log|Σ| + (x − μ)ᵀΣ⁻¹(x − μ)).
+func lrnLogProb(t *testing.T, mu []float64, cov *mat.SymDense, x []float64) float64 {
+	t.Helper()
+	var c mat.Cholesky
+	if !c.Factorize(cov) {
+		t.Fatal("reference covariance not positive definite")
+	}
+	d := len(mu)
+	dl := mat.NewVecDense(d, nil)
+	for j := range d {
+		dl.SetVec(j, x[j]-mu[j])
+	}
+	var sol mat.VecDense
+	if err := c.SolveVecTo(&sol, dl); err != nil {
+		t.Fatal(err)
+	}
+	return -0.5 * (float64(d)*math.Log(2*math.Pi) + c.LogDet() + mat.Dot(dl, &sol))
+}
+
+func TestLDAMatchesBatch(t *testing.T) {
+	for _, beta := range []float64{1, 0.99, 0.9} {
+		t.Run(fmt.Sprint("beta=", beta), func(t *testing.T) {
+			const d = 5
+			rng := rand.New(rand.NewPCG(31, 32))
+			ex := lrnGaussians(rng, 3000, d, 0.3, 2, 1, 1.5, true)
+			l := newLDA(d, beta)
+			lrnTrain(l, ex)
+			bn, bp := lrnBatchStats(ex, d, beta, false), lrnBatchStats(ex, d, beta, true)
+			lrnCheckMean(t, "negatives", l.t[clsNeg], l.mu[clsNeg], bn)
+			lrnCheckMean(t, "positives", l.t[clsPos], l.mu[clsPos], bp)
+			pooled := mat.NewSymDense(d, nil)
+			pooled.AddSym(bn.s, bp.s)
+			// The factor is rebuilt here as s·L·Lᵀ − diag(p), each entry a
+			// sum of d products: a few ulps of the largest entry.
+			lrnCheckSym(t, "pooled scatter", lrnScatter(&l.f), pooled, 1e-12)
+			for j, r := range l.f.rho {
+				if lo := r * math.Pow(beta, d); l.f.p[j] > r || l.f.p[j] < lo*(1-1e-12) {
+					t.Errorf("prior mass %d = %g, want within [%g, %g]", j, l.f.p[j], lo, r)
+				}
+			}
+		})
+	}
+}
+
+func TestLDALogOddsMatchesReference(t *testing.T) {
+	for _, beta := range []float64{1, 0.95} {
+		t.Run(fmt.Sprint("beta=", beta), func(t *testing.T) {
+			const d = 6
+			rng := rand.New(rand.NewPCG(33, 34))
+			ex := lrnGaussians(rng, 800, d, 0.4, 1.5, 0.8, 1.3, true)
+			l := newLDA(d, beta)
+			lrnTrain(l, ex)
+			bn, bp := lrnBatchStats(ex, d, beta, false), lrnBatchStats(ex, d, beta, true)
+			pooled := mat.NewSymDense(d, nil)
+			pooled.AddSym(bn.s, bp.s)
+			cov := lrnCov(pooled, l.f.p, bn.t+bp.t)
+			for _, x := range lrnProbes(rng, 50, d, 1) {
+				want := math.Log(bp.t) - math.Log(bn.t) + lrnLogProb(t, bp.mu, cov, x) - lrnLogProb(t, bn.mu, cov, x)
+				if got := l.logOdds(x); lrnRelErr(got, want, 1+math.Abs(want)) > 1e-9 {
+					t.Errorf("logOdds(%v) = %v, reference %v", x, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestLDAPriorKeepsCovariancePositiveDefinite(t *testing.T) {
+	// β = 0.5 and thousands of identical points: the data scatter is 0, so
+	// without refilling the prior A = S + diag(p) would decay to 0 along
+	// every axis. With it, A's smallest eigenvalue stays at least the
+	// smallest prior mass, which is ρ_j·β^(d−1) at worst.
+	const d = 6
+	l := newLDA(d, 0.5)
+	x := []float64{1, -2, 3, -4, 5, -6}
+	for i := range 5000 {
+		l.learn(x, i%2 == 0, 1)
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(lrnDense(l.f.l, d, l.f.s), false) {
+		t.Fatal("eigendecomposition failed")
+	}
+	minP := math.Inf(1)
+	for j, r := range l.f.rho {
+		minP = min(minP, l.f.p[j])
+		if l.f.p[j] < r*math.Pow(0.5, d-1)*(1-1e-12) {
+			t.Errorf("prior mass %d = %g, below ρ·β^(d−1) = %g", j, l.f.p[j], r*math.Pow(0.5, d-1))
+		}
+	}
+	if ev := eig.Values(nil)[0]; !(ev >= minP*(1-1e-9)) {
+		t.Errorf("smallest eigenvalue of the scatter %g, want ≥ smallest prior mass %g", ev, minP)
+	}
+	lrnFinite(t, l, [][]float64{x, {0, 0, 0, 0, 0, 0}, {1e6, 0, 0, 0, 0, 0}})
+}
+
+func TestLDALinearLogOdds(t *testing.T) {
+	// LDA's log-odds are affine in x: the midpoint of two points has the
+	// mean of their log-odds.
+	const d = 4
+	rng := rand.New(rand.NewPCG(35, 36))
+	l := newLDA(d, 1)
+	lrnTrain(l, lrnGaussians(rng, 500, d, 0.5, 1, 1, 2, true))
+	ps := lrnProbes(rng, 20, d, 100)
+	for i := 1; i < len(ps); i++ {
+		a, b := ps[i-1], ps[i]
+		m := make([]float64, d)
+		for j := range m {
+			m[j] = (a[j] + b[j]) / 2
+		}
+		la, lb, lm := l.logOdds(a), l.logOdds(b), l.logOdds(m)
+		if lrnRelErr(lm, (la+lb)/2, 1+math.Abs(la)+math.Abs(lb)) > 1e-13 {
+			t.Errorf("logOdds at the midpoint %v, mean of the ends %v", lm, (la+lb)/2)
+		}
+	}
+}
