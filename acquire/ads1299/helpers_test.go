@@ -31,10 +31,10 @@ type reg struct{ addr, v byte }
 // defaultRegs are the registers DefaultOpts writes on an 8-channel ADS1299,
 // in order, spelled out from the datasheet's register map.
 var defaultRegs = []reg{
-	{0x03, 0xEC}, // CONFIG3: PD_REFBUF, reserved 11, BIASREF_INT, PD_BIAS
-	{0x01, 0x96}, // CONFIG1: reserved 1, 10, DR = 110 (250 SPS)
-	{0x02, 0xC0}, // CONFIG2: reserved 110, test signal off
-	{0x04, 0x00}, // LOFF
+	{0x03, 0xEC},                                           // CONFIG3: PD_REFBUF, reserved 11, BIASREF_INT, PD_BIAS
+	{0x01, 0x96},                                           // CONFIG1: reserved 1, 10, DR = 110 (250 SPS)
+	{0x02, 0xC0},                                           // CONFIG2: reserved 110, test signal off
+	{0x04, 0x00},                                           // LOFF
 	{0x05, 0x60}, {0x06, 0x60}, {0x07, 0x60}, {0x08, 0x60}, // CHnSET: gain 24, normal input
 	{0x09, 0x60}, {0x0A, 0x60}, {0x0B, 0x60}, {0x0C, 0x60},
 	{0x0D, 0xFF}, // BIAS_SENSP
