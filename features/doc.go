@@ -54,10 +54,12 @@
 //     noisy windows) counts as 0.
 //
 // Line length, the Hjorth parameters and the Teager energy use differences
-// between samples, whose gain at frequency f is sin(πf/fs)/(πf/fs) of a
-// derivative's: they agree across rates for content well below fs/2 and
-// read lower for content near it (at 173.61 Hz a 38 Hz tone's Teager
-// energy is halved). The spectral features do not have that bias.
+// between samples. A first difference has sin(πf/fs)/(πf/fs) times a
+// derivative's gain at frequency f, and the Teager energy of a tone is
+// (sin(2πf/fs)/(2πf/fs))² times A²f²: these features agree across rates
+// for content well below fs/2 and read lower for content near it (at
+// 173.61 Hz a 38 Hz tone's Teager energy is halved). The spectral
+// features do not have that bias.
 //
 // A window whose RMS is below AmplitudeFloor (0.01 µV, below any EEG
 // amplifier's resolution) is flat: its Hjorth parameters, zero crossings,
