@@ -52,9 +52,8 @@ func (s *Source) handshake(p io.ReadWriteCloser) error {
 	if err := send(p, cmdStop); err != nil {
 		return err
 	}
-	if f, ok := p.(interface{ Flush() error }); ok {
-		// Drop what the board sent before 's'; best effort.
-		_ = f.Flush()
+	if err := s.drain(p); err != nil {
+		return err
 	}
 	if s.opts.Reset {
 		if err := send(p, cmdReset); err != nil {
@@ -84,6 +83,33 @@ func (s *Source) handshake(p io.ReadWriteCloser) error {
 		return err
 	}
 	return send(p, cmdStart)
+}
+
+// drain discards what the board sent before it obeyed 's' (the tail of an
+// earlier stream) until the line stays quiet for one read timeout, for at
+// most ReplyTimeout. (Flushing the terminal instead would also discard the
+// 's' not yet transmitted.)
+func (s *Source) drain(p io.Reader) error {
+	var b [256]byte
+	deadline := s.now().Add(s.opts.ReplyTimeout)
+	dropped := 0
+	for s.now().Before(deadline) {
+		if err := s.alive(); err != nil {
+			return err
+		}
+		n, err := p.Read(b[:])
+		dropped += n
+		if n == 0 && errors.Is(err, os.ErrDeadlineExceeded) {
+			break
+		}
+		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("openbci: draining %s: %w", s.path, err)
+		}
+	}
+	if dropped > 0 {
+		s.log.Debug("openbci: drained earlier stream", slog.String("port", s.path), slog.Int("bytes", dropped))
+	}
+	return nil
 }
 
 func send(p io.Writer, c byte) error {

@@ -378,50 +378,9 @@ func TestDecoderGUIRecording(t *testing.T) {
 // every loss is flagged.
 func TestDecoderGUIRecordingDamaged(t *testing.T) {
 	samples := loadGUI(t, 1200)
-	var in []byte
-	dropped := map[int]bool{100: true, 101: true, 102: true, 600: true}
-	type exp struct {
-		i   int
-		gap bool
-	}
-	var want []exp
-	gapNext := false
-	for i, s := range samples {
-		p := s.packet()
-		b := AppendPacket(nil, &p)
-		switch {
-		case dropped[i]:
-			gapNext = true
-			continue
-		case i == 700:
-			b[32] = 0x00 // corrupted footer: the packet is lost
-			in = append(in, b...)
-			gapNext = true
-			continue
-		}
-		if i%17 == 0 {
-			in = append(in, 0xA0, 0xA0, 0x24, 0x24, 0x24, 0xC0) // garbage with headers
-		}
-		in = append(in, b...)
-		want = append(want, exp{i, gapNext})
-		gapNext = false
-	}
+	in, want := damagedGUI(samples)
 	d, _ := NewDecoder(Config{})
-	got := decodeAll(t, d, in, 100)
-	if len(got) != len(want) {
-		t.Fatalf("%d frames, want %d", len(got), len(want))
-	}
-	for k, w := range want {
-		g := got[k]
-		if g.Seq != uint64(w.i) || (g.Flags&acquire.FlagGap != 0) != w.gap {
-			t.Fatalf("frame %d: seq %d flags %v, want seq %d gap %v", k, g.Seq, g.Flags, w.i, w.gap)
-		}
-		for c, v := range samples[w.i].uV {
-			if math.Abs(g.Samples[c]-v) > lsb24 {
-				t.Fatalf("frame %d channel %d: %g µV, GUI says %g", k, c+1, g.Samples[c], v)
-			}
-		}
-	}
+	checkGUIFrames(t, decodeAll(t, d, in, 100), samples, want)
 	if st := d.Stats(); st.Lost != 5 {
 		t.Errorf("lost %d, want 5", st.Lost)
 	}

@@ -2,11 +2,13 @@ package openbci
 
 import (
 	"bufio"
+	"github.com/ictal/ictal/acquire"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ictal/ictal/internal/shared"
 )
@@ -91,4 +93,65 @@ func guiStream(samples []guiSample) []byte {
 		b = AppendPacket(b, &p)
 	}
 	return b
+}
+
+// guiFrame is a frame expected from a damaged GUI stream: the sample it
+// holds and whether it must carry FlagGap.
+type guiFrame struct {
+	i   int
+	gap bool
+}
+
+// damagedGUI encodes samples (at least 720) as a damaged stream: packets
+// 100–102 and 600 dropped, 700 with a corrupted footer, garbage holding
+// headers and footers before every 17th packet, and samples 300 and 301
+// altered so that their data hold 0xA0 and footer bytes. It returns the
+// stream and the frames a decoder must produce.
+func damagedGUI(samples []guiSample) ([]byte, []guiFrame) {
+	samples[300].uV[7] = float64(0xA0A0A0-1<<24) * lsb24
+	samples[300].uV[2] = float64(0x00A0C0) * lsb24
+	samples[301].uV[0] = float64(0x12A0C6) * lsb24
+	var in []byte
+	var want []guiFrame
+	gapNext := false
+	for i, s := range samples {
+		p := s.packet()
+		b := AppendPacket(nil, &p)
+		switch {
+		case i >= 100 && i <= 102 || i == 600:
+			gapNext = true
+			continue
+		case i == 700:
+			b[32] = 0x00
+			in = append(in, b...)
+			gapNext = true
+			continue
+		}
+		if i%17 == 0 {
+			in = append(in, 0xA0, 0xA0, 0x24, 0x24, 0x24, 0xC0)
+		}
+		in = append(in, b...)
+		want = append(want, guiFrame{i, gapNext})
+		gapNext = false
+	}
+	return in, want
+}
+
+// checkGUIFrames checks frames decoded from a damaged GUI stream.
+func checkGUIFrames(t *testing.T, got []acquire.Frame, samples []guiSample, want []guiFrame) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d frames, want %d", len(got), len(want))
+	}
+	for k, w := range want {
+		g := got[k]
+		if g.Seq != uint64(w.i) || (g.Flags&acquire.FlagGap != 0) != w.gap || g.Time != time.Duration(w.i)*4*time.Millisecond {
+			t.Fatalf("frame %d: seq %d time %v flags %v, want seq %d gap %v", k, g.Seq, g.Time, g.Flags, w.i, w.gap)
+		}
+		for c, v := range samples[w.i].uV {
+			if math.Abs(g.Samples[c]-v) > lsb24 {
+				t.Fatalf("frame %d channel %d: %g µV, want %g", k, c+1, g.Samples[c], v)
+			}
+		}
+	}
 }

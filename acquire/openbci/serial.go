@@ -75,6 +75,3 @@ func (s *serialPort) Write(b []byte) (int, error) {
 }
 
 func (s *serialPort) Close() error { return s.p.Close() }
-
-// Flush discards bytes received but not read.
-func (s *serialPort) Flush() error { return s.p.Flush() }
