@@ -126,8 +126,8 @@ func runEDFInfo(args []string, stdout, stderr io.Writer) error {
 		StartTime:      h.StartTime,
 		HeaderBytes:    h.HeaderBytes,
 		Records:        h.Records,
-		RecordDuration: h.RecordDuration.Seconds(),
-		Duration:       (time.Duration(h.Records) * h.RecordDuration).Seconds(),
+		RecordDuration: seconds(h.RecordDuration),
+		Duration:       seconds(time.Duration(h.Records) * h.RecordDuration),
 		Signals:        []infoSignal{},
 		Annotations:    []infoAnnotation{},
 		Warnings:       h.Warnings,
@@ -154,9 +154,9 @@ func runEDFInfo(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, a := range anns {
-		ia := infoAnnotation{Onset: a.Onset.Seconds(), Text: a.Text}
+		ia := infoAnnotation{Onset: seconds(a.Onset), Text: a.Text}
 		if a.HasDuration {
-			d := a.Duration.Seconds()
+			d := seconds(a.Duration)
 			ia.Duration = &d
 		}
 		out.Annotations = append(out.Annotations, ia)
@@ -164,6 +164,34 @@ func runEDFInfo(args []string, stdout, stderr io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
+}
+
+// seconds converts d to the float64 nearest its exact decimal value
+// (Duration.Seconds can be off in the last digit: 1.9511719 s would print
+// as 1.9511718999999998).
+func seconds(d time.Duration) float64 {
+	var buf [32]byte
+	b := buf[:0]
+	if d < 0 {
+		b, d = append(b, '-'), -d
+	}
+	v, _ := strconv.ParseFloat(string(appendSeconds(b, d)), 64)
+	return v
+}
+
+// appendSeconds writes the non-negative d in seconds, exactly, without
+// trailing zeros.
+func appendSeconds(dst []byte, d time.Duration) []byte {
+	dst = strconv.AppendInt(dst, int64(d/time.Second), 10)
+	if frac := int64(d % time.Second); frac != 0 {
+		n := len(dst)
+		dst = strconv.AppendInt(append(dst, '.'), frac+1e9, 10) // 1ddddddddd
+		dst = append(dst[:n+1], dst[n+2:]...)                   // drop the leading 1
+		for dst[len(dst)-1] == '0' {
+			dst = dst[:len(dst)-1]
+		}
+	}
+	return dst
 }
 
 // latin1 maps BDF's 0xff version byte to ÿ so that it survives JSON.
@@ -225,16 +253,15 @@ func runEDFCat(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		base := onsets[rec.Index] - onsets[0]
-		if base.Seconds() >= *to {
+		if seconds(base) >= *to {
 			break
 		}
 		for k := 0; k < spr; k++ {
 			t := base + time.Duration(int64(k)*int64(h.RecordDuration)/int64(spr))
-			ts := t.Seconds()
-			if ts < *from || ts >= *to {
+			if ts := seconds(t); ts < *from || ts >= *to {
 				continue
 			}
-			line = strconv.AppendFloat(line[:0], ts, 'f', -1, 64)
+			line = appendSeconds(line[:0], t)
 			for _, i := range chosen {
 				line = append(line, ',')
 				line = strconv.AppendFloat(line, rec.Samples[i][k], 'g', -1, 64)

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ictal/ictal/internal/shared"
+)
+
+func edfConformance(t *testing.T, rel string) string {
+	return shared.Path(t, "data", "eeg", "edf-conformance", rel)
+}
+
+func runEDFCommand(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(append([]string{"edf"}, args...), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func TestEDFInfo(t *testing.T) {
+	out, errOut, code := runEDFCommand(t, "info", edfConformance(t, "pyedflib/test_utf8.edf"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Version        string  `json:"version"`
+		Format         string  `json:"format"`
+		Patient        string  `json:"patient"`
+		Recording      string  `json:"recording"`
+		Start          string  `json:"start"`
+		Records        int     `json:"records"`
+		RecordDuration float64 `json:"record_duration"`
+		Signals        []struct {
+			Label             string  `json:"label"`
+			Transducer        string  `json:"transducer"`
+			PhysicalDimension string  `json:"physical_dimension"`
+			PhysicalMin       float64 `json:"physical_min"`
+			PhysicalMax       float64 `json:"physical_max"`
+			DigitalMin        int     `json:"digital_min"`
+			DigitalMax        int     `json:"digital_max"`
+			Prefilter         string  `json:"prefilter"`
+			SamplesPerRecord  int     `json:"samples_per_record"`
+			Rate              float64 `json:"rate"`
+		} `json:"signals"`
+		Annotations []struct {
+			Onset    float64  `json:"onset"`
+			Duration *float64 `json:"duration"`
+			Text     string   `json:"text"`
+		} `json:"annotations"`
+	}
+	if strings.Count(out, "\n") != 1 {
+		t.Errorf("want one JSON line, got %q", out)
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != "0       " || got.Format != "EDF+C" || got.Patient != "X F 20-JAN-1998 X,X" || got.Start != "2020-01-24T04:05:56.3945312Z" ||
+		got.Records != 698 || got.RecordDuration != 1 || len(got.Signals) != 2 {
+		t.Errorf("header fields: %+v", got)
+	}
+	s := got.Signals[0]
+	if s.Label != "Fp1" || s.PhysicalMin != 8711 || s.PhysicalMax != -8711 || s.DigitalMin != -32768 || s.DigitalMax != 32767 || s.SamplesPerRecord != 128 || s.Rate != 128 {
+		t.Errorf("signal 0: %+v", s)
+	}
+	if got.Signals[1].Label != "EDF Annotations" {
+		t.Errorf("signal 1: %+v", got.Signals[1])
+	}
+	if len(got.Annotations) != 5 || got.Annotations[0].Text != "XLSpike" || got.Annotations[0].Onset != 1.9511719 || got.Annotations[0].Duration != nil {
+		t.Errorf("annotations: %+v", got.Annotations)
+	}
+	found := false
+	for _, a := range got.Annotations {
+		found = found || a.Text == "中文测试八个字"
+	}
+	if !found {
+		t.Errorf("UTF-8 annotation missing: %+v", got.Annotations)
+	}
+}
+
+func TestEDFInfoBDFVersion(t *testing.T) {
+	out, errOut, code := runEDFCommand(t, "info", edfConformance(t, "mne-python/test.bdf"))
+	if code != 0 || !strings.HasPrefix(out, `{"version":"ÿBIOSEMI","format":"BDF","reserved":"24BIT"`) {
+		t.Errorf("exit %d, %s\n%.200s", code, errOut, out)
+	}
+}
+
+func TestEDFCat(t *testing.T) {
+	// Values as exported by the R package edfReader for the same file
+	// (edfPlusC_data.txt rows for t = 0.5 s and 0.505 s), to its 6 decimals.
+	out, errOut, code := runEDFCommand(t, "cat", edfConformance(t, "edfreader-r/edfPlusC.edf"), "-signals", "ramp,0", "-from", "0.5", "-to", "0.51")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || lines[0] != "time,ramp,squarewave" {
+		t.Fatalf("output %q", out)
+	}
+	ref := readRows(t, edfConformance(t, "edfreader-r/edfPlusC_data.txt"))
+	for i, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		want := ref[101+i] // row 0 is the header, 100 samples = 0.5 s
+		if f[0] != []string{"0.5", "0.505"}[i] || !close6(f[1], want[2]) || !close6(f[2], want[1]) {
+			t.Errorf("line %q, reference %q", line, want[:3])
+		}
+	}
+}
+
+func readRows(t *testing.T, path string) [][]string {
+	b, err := readFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		rows = append(rows, strings.Split(strings.TrimSpace(l), ","))
+	}
+	return rows
+}
+
+func close6(got, want string) bool {
+	g, w := parseF(got), parseF(want)
+	return g-w < 5.01e-7 && w-g < 5.01e-7
+}
+
+func TestEDFCatEDFPlusDTimes(t *testing.T) {
+	// Records start at 0 2 4 5 … s: the first sample of record 1 is at 2 s.
+	out, _, code := runEDFCommand(t, "cat", "-signals", "1", "-from", "1.99", "-to", "2.006", edfConformance(t, "edfreader-r/edfPlusD.edf"))
+	if code != 0 {
+		t.Fatal(out)
+	}
+	var times []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		times = append(times, strings.Split(l, ",")[0])
+	}
+	if got := strings.Join(times, " "); got != "2 2.005" {
+		t.Errorf("times %q, want \"2 2.005\"", got)
+	}
+}
+
+func TestEDFCommandErrors(t *testing.T) {
+	bdf := edfConformance(t, "pyedflib/test_generator.bdf")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{"different rates", []string{"cat", bdf, "-signals", "0,1"}, 1, `signal 0 "sine 5Hz" (1000 Hz) and signal 1 "square 13Hz" (800 Hz) have different rates`},
+		{"unknown signal", []string{"cat", bdf, "-signals", "Fp9"}, 1, `no signal "Fp9"`},
+		{"annotation signal", []string{"cat", bdf, "-signals", "5"}, 1, `signal 5 "BDF Annotations" is an annotation signal`},
+		{"bad range", []string{"cat", bdf, "-from", "2", "-to", "1"}, 1, "want 0 <= from <= to"},
+		{"missing file", []string{"info"}, 1, "missing FILE"},
+		{"no such file", []string{"info", "/nonexistent.edf"}, 1, "no such file"},
+		{"unknown subcommand", []string{"dump", bdf}, 1, `unknown subcommand "dump"`},
+		{"no subcommand", nil, 1, "usage: ictal edf info FILE"},
+		{"help", []string{"-h"}, 0, "usage: ictal edf info FILE"},
+		{"cat help", []string{"cat", "-h"}, 0, "-signals"},
+		{"not an EDF file", []string{"info", edfConformance(t, "edfreader-r/edfPlusC_header.txt")}, 1, "edf: bad header"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := runEDFCommand(t, tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func readFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
+func parseF(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
+}
