@@ -2,21 +2,19 @@ package ads1299
 
 import "fmt"
 
-// SPI command opcodes (SBAS499C §9.5.3, Table "Command Definitions").
+// SPI command opcodes used (SBAS499C, "SPI Command Definitions").
 const (
-	cmdWakeup  = 0x02 // exit standby
-	cmdStandby = 0x04 // enter standby
-	cmdReset   = 0x06 // reset the device
-	cmdStart   = 0x08 // start or restart conversions
-	cmdStop    = 0x0A // stop conversions
-	cmdRDATAC  = 0x10 // enable Read Data Continuous mode (power-up default)
-	cmdSDATAC  = 0x11 // stop Read Data Continuous mode
-	cmdRDATA   = 0x12 // read one result by command
-	cmdRREG    = 0x20 // RREG 001r rrrr, then 000n nnnn (n+1 registers)
-	cmdWREG    = 0x40 // WREG 010r rrrr, then 000n nnnn (n+1 registers)
+	cmdReset  = 0x06 // reset the device
+	cmdStart  = 0x08 // start or restart conversions
+	cmdStop   = 0x0A // stop conversions
+	cmdRDATAC = 0x10 // enable Read Data Continuous mode (power-up default)
+	cmdSDATAC = 0x11 // stop Read Data Continuous mode
+	cmdRREG   = 0x20 // RREG 001r rrrr, then 000n nnnn (n+1 registers)
+	cmdWREG   = 0x40 // WREG 010r rrrr, then 000n nnnn (n+1 registers)
 )
 
-// Register addresses (SBAS499C §9.6, Table "Register Assignments").
+// Register addresses written or read (SBAS499C, "Register Map"); the
+// status registers LOFF_STATP/N (0x12, 0x13) arrive in every frame instead.
 const (
 	regID         = 0x00 // read-only: REV_ID[7:5] 1 DEV_ID[3:2]=11 NU_CH[1:0]
 	regCONFIG1    = 0x01 // 1 DAISY_EN CLK_EN 1 0 DR[2:0]; reset 0x96
@@ -29,11 +27,7 @@ const (
 	regLOFFSENSP  = 0x0F
 	regLOFFSENSN  = 0x10
 	regLOFFFLIP   = 0x11
-	regLOFFSTATP  = 0x12 // read-only
-	regLOFFSTATN  = 0x13 // read-only
-	regGPIO       = 0x14
 	regMISC1      = 0x15 // 0 0 SRB1 0 0 0 0 0
-	regMISC2      = 0x16
 	regCONFIG4    = 0x17 // 0 0 0 0 SINGLE_SHOT 0 PD_LOFF_COMP 0
 	numRegisters  = 0x18
 	maxChannels   = 8
