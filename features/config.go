@@ -14,8 +14,8 @@ const (
 	DefaultStep   = time.Second
 )
 
-// MaxWindowSamples bounds Window × Rate, so that a mistyped configuration
-// cannot make New allocate gigabytes.
+// MaxWindowSamples bounds Window × Rate and Step × Rate, so that a
+// mistyped configuration cannot make New allocate gigabytes.
 const MaxWindowSamples = 1 << 20
 
 // minWindowSamples is the shortest window the time-domain features are

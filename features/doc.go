@@ -49,7 +49,7 @@
 //     counted from 0.5 Hz, each bin's power spread evenly over its width.
 //   - teager_energy: log(E + PowerFloor), E the mean over the window of the
 //     Teager–Kaiser energy x[i]² − x[i−1]·x[i+1], times (fs/2π)² so that
-//     it is in µV²·Hz² and independent of the rate: a sine gives
+//     it is in µV²·Hz² and comparable across rates: a sine gives
 //     (fs/2π)²·A²·sin²(2πf/fs) ≈ A²f². A negative mean (possible on short
 //     noisy windows) counts as 0.
 //
@@ -84,8 +84,10 @@
 // frequency lies in the band, in µV². By Parseval the powers of all bins
 // add up to Σ w²x² / Σ w², the window-weighted mean square of x, so a
 // band holding a sine of amplitude A has power A²/2 whatever the rate, the
-// window length or N. Bin m belongs to band [lo, hi) when lo ≤ m·fs/N < hi;
-// New rejects a window too short for every band to hold a bin.
+// window length or N, up to the Hann window's leakage across band edges
+// (below 1 % for a tone 1 Hz or more inside a band with 2-s windows). Bin
+// m belongs to band [lo, hi) when lo ≤ m·fs/N < hi; New rejects a window
+// too short for every band to hold a bin.
 //
 // # Cross-channel summaries
 //

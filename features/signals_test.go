@@ -38,6 +38,11 @@ func TestBandsOfSines(t *testing.T) {
 		{"40 Hz at 250 Hz is gamma", 250, 40, 5, GammaPower, 1e-9},
 		{"10 Hz at 500 Hz is alpha", 500, 10, 50, AlphaPower, 1e-9},
 		{"25 Hz at 500 Hz is beta", 500, 25, 20, BetaPower, 1e-9},
+		// 1 Hz inside a band edge, off the bin grid: the Hann main lobe
+		// (±2 bins, ±1 Hz) just fits and the side lobes leak < 1 %.
+		{"9.03 Hz, 1 Hz above alpha's lower edge, at 256 Hz", 256, 9.03, 50, AlphaPower, 0.01},
+		{"11.97 Hz, 1 Hz below alpha's upper edge, at 173.61 Hz", 173.61, 11.97, 50, AlphaPower, 0.01},
+		{"28.95 Hz, 1 Hz below beta's upper edge, at 250 Hz", 250, 28.95, 50, BetaPower, 0.01},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
