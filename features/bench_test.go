@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"time"
 )
 
 // benchExtractor returns an extractor for channels at rate, filled with a
@@ -62,12 +61,13 @@ func BenchmarkWindow(b *testing.B) {
 	}
 }
 
-// BenchmarkPush measures the cost per frame of 23 channels at 256 Hz with
-// the default 2-s window and 1-s step, amortised: Push every frame and
-// Vector whenever a window completes (one frame in 256).
+// BenchmarkPush measures the cost per frame of 23 channels at 256 Hz, all
+// features and the summaries, with the default 2-s window and 1-s step,
+// amortised: Push every frame and Vector whenever a window completes (one
+// frame in 256).
 func BenchmarkPush(b *testing.B) {
 	const channels, rate = 23, 256
-	e, frame := benchExtractor(b, channels, rate, true)
+	e, _ := benchExtractor(b, channels, rate, true)
 	// A second of precomputed frames, so that generating them is not
 	// measured.
 	frames := make([][]float64, rate)
@@ -86,8 +86,8 @@ func BenchmarkPush(b *testing.B) {
 			k = 0
 		}
 	}
-	_ = frame
 	perFrame := b.Elapsed().Seconds() / float64(b.N)
+	// How many times faster than real time a core turns frames into
+	// vectors: a 256-Hz frame arrives every 3.9 ms.
 	b.ReportMetric(1/(perFrame*rate), "x_realtime")
-	_ = time.Second
 }
