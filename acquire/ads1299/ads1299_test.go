@@ -333,7 +333,8 @@ func TestNewRejects(t *testing.T) {
 			wantMsg: "every one of the ADS1299-4's 4 channels is off",
 		},
 		{name: "rate 300 SPS", opts: func(o *Opts) { o.Rate = 300 }, wantErr: ErrOpts, wantMsg: "Opts.Rate 300"},
-		{name: "SPI clock above 2 fCLK", opts: func(o *Opts) { o.SPIFreq = 8 * physic.MegaHertz }, wantErr: ErrOpts, wantMsg: "Opts.SPIFreq 8MHz"},
+		{name: "SPI clock 8 MHz", opts: func(o *Opts) { o.SPIFreq = 8 * physic.MegaHertz }, wantErr: ErrOpts, wantMsg: "Opts.SPIFreq 8MHz: want > 0 and ≤ 4MHz"},
+		{name: "SPI clock 2 fCLK", opts: func(o *Opts) { o.SPIFreq = 4096 * physic.KiloHertz }, wantErr: ErrOpts, wantMsg: "Opts.SPIFreq 4.096MHz"},
 		{name: "SPI clock zero", opts: func(o *Opts) { o.SPIFreq = 0 }, wantErr: ErrOpts, wantMsg: "Opts.SPIFreq"},
 		{name: "gain 3", opts: func(o *Opts) { o.Channels[5].Gain = 3 }, wantErr: ErrOpts, wantMsg: "Opts.Channels[5].Gain 3"},
 		{name: "gain 0 on a channel that is on", opts: func(o *Opts) { o.Channels[0] = Channel{} }, wantErr: ErrOpts, wantMsg: "Opts.Channels[0].Gain 0"},
@@ -420,5 +421,18 @@ func TestTiming(t *testing.T) {
 	// 8 / fSCLK ≥ 4 / fCLK.
 	if sclk := int64(maxSPIFreq / physic.Hertz); 8*fCLK < 4*sclk {
 		t.Errorf("a byte at %s lasts less than 4 tCLK", maxSPIFreq)
+	}
+}
+
+func TestPlaybackCatchesTransfersNotMade(t *testing.T) {
+	// The harness itself: a transfer the driver never makes (here a frame
+	// that is not read) makes the playback's Close fail, so every test that
+	// closes its playback also checks that nothing expected was skipped.
+	bus := newPlayback(cat(initIO(0x3E, defaultRegs), []conntest.IO{frameIO(frameBytes(0, 0, 0))}))
+	if _, err := New(bus, newDRDY(), nil, nil, testOpts(&events{})); err != nil {
+		t.Fatal(err)
+	}
+	if err := bus.Close(); err == nil || !conntest.IsErr(err) {
+		t.Errorf("Close: %v; want the playback's error about a transfer left over", err)
 	}
 }

@@ -12,9 +12,10 @@
 // SPI mode 1 (CPOL 0, CPHA 1), 8-bit words, MSB first. The device decodes
 // each byte in tSDECODE = 4 tCLK (1.95 µs at fCLK = 2.048 MHz, tCLK =
 // 488 ns), and the bytes of a multi-byte command (RREG, WREG) must be that
-// far apart. At SCLK ≤ 2·fCLK = 4.096 MHz one byte lasts at least 4 tCLK,
-// so bytes can be sent back to back; the default is 4 MHz and faster clocks
-// are refused. Reading a frame takes 216 SCLK periods on the 8-channel
+// far apart. At SCLK ≤ 4 MHz one byte lasts at least 2 µs > 4 tCLK, so
+// bytes can be sent back to back; 4 MHz is the default and the maximum
+// (the exact bound, 2·fCLK = 4.096 MHz, would leave no margin for the
+// internal oscillator's tolerance). Reading a frame takes 216 SCLK periods on the 8-channel
 // device, which bounds SCLK from below at high data rates (3.5 MHz at
 // 16 kSPS). CS should stay low 4 tCLK after the last SCLK; the host's SPI
 // driver controls that edge, not this package.

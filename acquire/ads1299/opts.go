@@ -132,10 +132,10 @@ type Opts struct {
 	// Rate is the output data rate in samples per second: 250, 500, 1000,
 	// 2000, 4000, 8000 or 16000 (CONFIG1 DR[2:0], with fCLK = 2.048 MHz).
 	Rate int
-	// SPIFreq is the SPI clock. It must not exceed 2·fCLK = 4.096 MHz, so
-	// that each byte of a multi-byte command takes at least tSDECODE
-	// (4 tCLK = 1.95 µs), and it must be fast enough to clock a whole frame
-	// out within one sample period.
+	// SPIFreq is the SPI clock. It may not exceed 4 MHz, so that each byte
+	// of a multi-byte command lasts at least tSDECODE (4 tCLK = 1.95 µs),
+	// and it must be fast enough to clock a whole frame out within one
+	// sample period.
 	SPIFreq physic.Frequency
 	// Channels configures the eight inputs. On the ADS1299-4 and -6,
 	// Channels[4:] and Channels[6:] are ignored: those inputs do not exist.
@@ -189,8 +189,10 @@ func defaultChannels() [maxChannels]Channel {
 // Clock and timing of the ADS1299 at its nominal master clock.
 const (
 	fCLK = 2048000 // Hz, internal oscillator or external clock on CLK
-	// maxSPIFreq lets one byte last 4 tCLK = tSDECODE.
-	maxSPIFreq = 2 * fCLK * physic.Hertz
+	// maxSPIFreq makes one byte last 2 µs ≥ tSDECODE = 4 tCLK = 1.95 µs,
+	// the datasheet's own example. The exact bound, 2·fCLK = 4.096 MHz,
+	// leaves no margin for the internal oscillator's tolerance.
+	maxSPIFreq = 4 * physic.MegaHertz
 )
 
 // tCLK returns the duration of n master clock periods, rounded up to the
