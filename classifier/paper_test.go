@@ -20,8 +20,8 @@ import (
 // ---------------------------------------------------------------------------
 // The scripted stub learner.
 
-// learnCall is one recorded learn(x, positive, w) call.
-type learnCall struct {
+// stubCall is one recorded learn(x, positive, w) call.
+type stubCall struct {
 	x        []float64 // copy of x at the time of the call
 	ptr      *float64  // &x[0] as passed: tells the example itself from the synthetic buffer
 	positive bool
@@ -33,11 +33,11 @@ type learnCall struct {
 // negative.
 type scriptLearner struct {
 	answers []bool
-	calls   []learnCall
+	calls   []stubCall
 }
 
 func (s *scriptLearner) learn(x []float64, positive bool, w float64) {
-	s.calls = append(s.calls, learnCall{x: append([]float64(nil), x...), ptr: &x[0], positive: positive, w: w})
+	s.calls = append(s.calls, stubCall{x: append([]float64(nil), x...), ptr: &x[0], positive: positive, w: w})
 }
 
 func (s *scriptLearner) predict(x []float64) bool {
@@ -59,8 +59,8 @@ func (s *scriptLearner) encodedLen() int              { return 0 }
 func (s *scriptLearner) appendBinary(b []byte) []byte { return b }
 func (s *scriptLearner) decode(*decoder) error        { return nil }
 
-// signs parses a script of labels or predictions: '+' positive, '-' negative.
-func signs(s string) []bool {
+// parseSigns parses a script of labels or predictions: '+' positive, '-' negative.
+func parseSigns(s string) []bool {
 	b := make([]bool, len(s))
 	for i, c := range s {
 		switch c {
@@ -68,15 +68,15 @@ func signs(s string) []bool {
 			b[i] = true
 		case '-':
 		default:
-			panic("signs: bad script " + s)
+			panic("parseSigns: bad script " + s)
 		}
 	}
 	return b
 }
 
-// script is a stream of labels with every member's prediction for every
+// stubScript is a stream of labels with every member's prediction for every
 // example, as strings of '+' and '-'.
-type script struct {
+type stubScript struct {
 	name   string
 	labels string
 	preds  []string // one per member
@@ -87,7 +87,7 @@ type script struct {
 var (
 	// streamA starts with a positive; n⁻ > n⁺ later, so SBO1/SBO2 make
 	// synthetic examples.
-	streamA = script{
+	streamA = stubScript{
 		name:   "A",
 		labels: "+---+--+",
 		preds: []string{
@@ -97,7 +97,7 @@ var (
 		},
 	}
 	// streamB starts with a negative.
-	streamB = script{
+	streamB = stubScript{
 		name:   "B",
 		labels: "-+--+-",
 		preds: []string{
@@ -108,23 +108,23 @@ var (
 	}
 )
 
-// exampleX returns the feature vector of example n: x[0] = n is the id the
+// scriptedX returns the feature vector of example n: x[0] = n is the id the
 // stub keys its answers on; x[1] spreads the positives apart for SMOTE.
-func exampleX(n int) []float64 { return []float64{float64(n), float64((n * 7) % 5)} }
+func scriptedX(n int) []float64 { return []float64{float64(n), float64((n * 7) % 5)} }
 
 // newScripted builds the ensemble of cfg over stub learners running sc.
-func newScripted(t *testing.T, cfg Config, sc script) (*ensemble, []*scriptLearner) {
+func newScripted(t *testing.T, cfg Config, sc stubScript) (*ensemble, []*scriptLearner) {
 	t.Helper()
 	c, a, ns, err := cfg.withDefaults()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(sc.preds) != c.Members {
-		t.Fatalf("script %s has %d members, config %d", sc.name, len(sc.preds), c.Members)
+		t.Fatalf("stubScript %s has %d members, config %d", sc.name, len(sc.preds), c.Members)
 	}
 	stubs := make([]*scriptLearner, c.Members)
 	e := newEnsemble(c, a, ns, func(m int) learner {
-		stubs[m] = &scriptLearner{answers: signs(sc.preds[m])}
+		stubs[m] = &scriptLearner{answers: parseSigns(sc.preds[m])}
 		return stubs[m]
 	})
 	return e, stubs
@@ -429,8 +429,8 @@ func paperScore(alg string, sums []refSums, h []bool) float64 {
 // ---------------------------------------------------------------------------
 // Comparing the package with the paper.
 
-// closeTo reports got == want to a relative 1e-12 (exact when both are 0).
-func closeTo(got, want float64) bool {
+// paperClose reports got == want to a relative 1e-12 (exact when both are 0).
+func paperClose(got, want float64) bool {
 	if got == want {
 		return true
 	}
@@ -441,7 +441,7 @@ func closeTo(got, want float64) bool {
 func diffMember(mb *member, want refRow) []string {
 	var bad []string
 	check := func(name string, got, w float64) {
-		if !closeTo(got, w) {
+		if !paperClose(got, w) {
 			bad = append(bad, fmt.Sprintf("%s = %.17g, paper %.17g", name, got, w))
 		}
 	}
@@ -473,7 +473,7 @@ func (pm *positivesMemory) add(x []float64) {
 	}
 }
 
-func dist2(a, b []float64) float64 {
+func sqDist(a, b []float64) float64 {
 	var d float64
 	for i := range a {
 		t := a[i] - b[i]
@@ -493,7 +493,7 @@ func (pm *positivesMemory) nearest(k int) (x []float64, nbrs [][]float64, d2 []f
 	}
 	var cs []cand
 	for _, y := range pm.xs[:len(pm.xs)-1] {
-		if d := dist2(x, y); d > 0 {
+		if d := sqDist(x, y); d > 0 {
 			cs = append(cs, cand{y, d})
 		}
 	}
@@ -508,9 +508,9 @@ func (pm *positivesMemory) nearest(k int) (x []float64, nbrs [][]float64, d2 []f
 	return x, nbrs, d2
 }
 
-// onSegment reports whether s = x + γ(y − x) for some γ in [0, 1) and the
+// onSMOTESegment reports whether s = x + γ(y − x) for some γ in [0, 1) and the
 // given neighbour y, to rounding, and returns γ.
-func onSegment(s, x, y []float64) (float64, bool) {
+func onSMOTESegment(s, x, y []float64) (float64, bool) {
 	var num, den float64
 	for i := range x {
 		num += (s[i] - x[i]) * (y[i] - x[i])
@@ -532,7 +532,7 @@ func onSegment(s, x, y []float64) (float64, bool) {
 // from x holds s, or -1.
 func synthNeighbour(s, x []float64, nbrs [][]float64) int {
 	for j, y := range nbrs {
-		if _, ok := onSegment(s, x, y); ok {
+		if _, ok := onSMOTESegment(s, x, y); ok {
 			return j
 		}
 	}
@@ -541,7 +541,7 @@ func synthNeighbour(s, x []float64, nbrs [][]float64) int {
 
 // splitCalls separates the calls made with the example's own vector from
 // the synthetic ones.
-func splitCalls(calls []learnCall, x []float64) (real, synth []learnCall) {
+func splitCalls(calls []stubCall, x []float64) (real, synth []stubCall) {
 	for _, c := range calls {
 		if c.ptr == &x[0] {
 			real = append(real, c)
@@ -563,7 +563,7 @@ func splitCalls(calls []learnCall, x []float64) (real, synth []learnCall) {
 // hook, if not nil, is called after every example with the ensemble, a copy
 // of its members from before the example, and the members drawn k = 0
 // times for it.
-func runTrace(t *testing.T, cfg Config, sc script, hook func(n int, e *ensemble, prev []member, zeros []int)) {
+func runTrace(t *testing.T, cfg Config, sc stubScript, hook func(n int, e *ensemble, prev []member, zeros []int)) {
 	t.Helper()
 	e, stubs := newScripted(t, cfg, sc)
 	c := e.cfg
@@ -573,15 +573,15 @@ func runTrace(t *testing.T, cfg Config, sc script, hook func(n int, e *ensemble,
 	for m := range oracle {
 		oracle[m] = newStream(c.Seed, uint64(m)+1)
 	}
-	labels := signs(sc.labels)
+	labels := parseSigns(sc.labels)
 	preds := make([][]bool, M)
 	for m := range preds {
-		preds[m] = signs(sc.preds[m])
+		preds[m] = parseSigns(sc.preds[m])
 	}
 	pm := &positivesMemory{capacity: c.Memory}
 	var positives int
 	for n, y := range labels {
-		x := exampleX(n)
+		x := scriptedX(n)
 		before := make([]int, M)
 		for m := range stubs {
 			before[m] = len(stubs[m].calls)
@@ -646,7 +646,7 @@ func runTrace(t *testing.T, cfg Config, sc script, hook func(n int, e *ensemble,
 			}
 		}
 		if e.nPos != ref.nPos || e.nNeg != ref.nNeg {
-			if !closeTo(e.nPos, ref.nPos) || !closeTo(e.nNeg, ref.nNeg) {
+			if !paperClose(e.nPos, ref.nPos) || !paperClose(e.nNeg, ref.nNeg) {
 				t.Errorf("example %d: n⁺, n⁻ = %g, %g; want %g, %g", n, e.nPos, e.nNeg, ref.nPos, ref.nNeg)
 			}
 		}
@@ -671,7 +671,7 @@ func runTrace(t *testing.T, cfg Config, sc script, hook func(n int, e *ensemble,
 				t.Fatal(err)
 			}
 			want := paperScore(ref.alg, sums, hp)
-			if !(got >= 0 && got <= 1) || !closeTo(got, want) {
+			if !(got >= 0 && got <= 1) || !paperClose(got, want) {
 				t.Errorf("after example %d: Score(example %d) = %.17g, paper %.17g", n, probe, got, want)
 			}
 		}
@@ -703,7 +703,7 @@ var traceConfigs = []Config{
 // paper's pseudo-code.
 func TestTraceFollowsPaper(t *testing.T) {
 	for _, cfg := range traceConfigs {
-		for _, sc := range []script{streamA, streamB} {
+		for _, sc := range []stubScript{streamA, streamB} {
 			t.Run(cfg.Algorithm+"/"+sc.name, func(t *testing.T) {
 				cfg := cfg
 				cfg.Features, cfg.Members, cfg.Seed = 2, 3, 11
@@ -784,7 +784,7 @@ func TestClassCountsOncePerExample(t *testing.T) {
 	tests := []struct {
 		name      string
 		cfg       Config
-		sc        script
+		sc        stubScript
 		wantPos   float64
 		wantNeg   float64
 		wantRate  []float64 // members' rate after the last example
@@ -792,36 +792,36 @@ func TestClassCountsOncePerExample(t *testing.T) {
 		wantMem   int       // positives in the SMOTE memory
 	}{
 		{
-			name:     "RUS1 rates after +-",
-			cfg:      Config{Algorithm: RUS1, C: 2},
-			sc:       script{labels: "+-", preds: []string{"+-", "+-", "+-"}},
-			wantPos:  1, wantNeg: 1,
+			name:    "RUS1 rates after +-",
+			cfg:     Config{Algorithm: RUS1, C: 2},
+			sc:      stubScript{labels: "+-", preds: []string{"+-", "+-", "+-"}},
+			wantPos: 1, wantNeg: 1,
 			wantRate: []float64{2, 1, 0.5}, wantSMOTE: []float64{0, 0, 0},
 		},
 		{
-			name:     "RUS2 rates after +-",
-			cfg:      Config{Algorithm: RUS2, C: 2},
-			sc:       script{labels: "+-", preds: []string{"+-", "+-", "+-"}},
-			wantPos:  1, wantNeg: 1,
+			name:    "RUS2 rates after +-",
+			cfg:     Config{Algorithm: RUS2, C: 2},
+			sc:      stubScript{labels: "+-", preds: []string{"+-", "+-", "+-"}},
+			wantPos: 1, wantNeg: 1,
 			// λ·C·n⁺/(n⁺+n⁻)/(N/(P+N)) = λ·1/(1/2) = 2λ
 			wantRate: []float64{2, 1, 0.5}, wantSMOTE: []float64{0, 0, 0},
 		},
 		{
-			name:     "SBO1 synthetic rate after --+",
-			cfg:      Config{Algorithm: SBO1, C: 1},
-			sc:       script{labels: "--+", preds: []string{"--+", "--+", "--+"}},
-			wantPos:  1, wantNeg: 2,
+			name:    "SBO1 synthetic rate after --+",
+			cfg:     Config{Algorithm: SBO1, C: 1},
+			sc:      stubScript{labels: "--+", preds: []string{"--+", "--+", "--+"}},
+			wantPos: 1, wantNeg: 2,
 			wantRate: []float64{1, 0.5, 0.25}, wantSMOTE: []float64{1, 1, 1},
-			wantMem:  1,
+			wantMem: 1,
 		},
 		{
-			name:     "SB memory after +-++",
-			cfg:      Config{Algorithm: SB, C: 2},
-			sc:       script{labels: "+-++", preds: []string{"----", "----", "----"}},
-			wantPos:  3, wantNeg: 1,
+			name:    "SB memory after +-++",
+			cfg:     Config{Algorithm: SB, C: 2},
+			sc:      stubScript{labels: "+-++", preds: []string{"----", "----", "----"}},
+			wantPos: 3, wantNeg: 1,
 			// a = m/M: λ = aC = 2/3, 4/3, 2; λ_SMOTE = (1−a)C = 4/3, 2/3, 0
 			wantRate: []float64{2.0 / 3, 4.0 / 3, 2}, wantSMOTE: []float64{4.0 / 3, 2.0 / 3, 0},
-			wantMem:  3,
+			wantMem: 3,
 		},
 	}
 	for _, tt := range tests {
@@ -829,8 +829,8 @@ func TestClassCountsOncePerExample(t *testing.T) {
 			cfg := tt.cfg
 			cfg.Features, cfg.Members, cfg.Seed = 2, 3, 1
 			e, _ := newScripted(t, cfg, tt.sc)
-			for n, y := range signs(tt.sc.labels) {
-				if err := e.Learn(exampleX(n), y); err != nil {
+			for n, y := range parseSigns(tt.sc.labels) {
+				if err := e.Learn(scriptedX(n), y); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -838,10 +838,10 @@ func TestClassCountsOncePerExample(t *testing.T) {
 				t.Errorf("n⁺, n⁻ = %g, %g; want %g, %g", e.nPos, e.nNeg, tt.wantPos, tt.wantNeg)
 			}
 			for m := range e.members {
-				if got := e.members[m].rate; !closeTo(got, tt.wantRate[m]) {
+				if got := e.members[m].rate; !paperClose(got, tt.wantRate[m]) {
 					t.Errorf("member %d: rate %.17g, want %g", m, got, tt.wantRate[m])
 				}
-				if got := e.members[m].smoteRate; !closeTo(got, tt.wantSMOTE[m]) {
+				if got := e.members[m].smoteRate; !paperClose(got, tt.wantSMOTE[m]) {
 					t.Errorf("member %d: λ^SMOTE %.17g, want %g", m, got, tt.wantSMOTE[m])
 				}
 			}
@@ -881,7 +881,7 @@ func TestClassCountsOncePerExample(t *testing.T) {
 // port adds a false negative to λ^FP and a false positive to λ^FN.
 func TestCSB2ByHand(t *testing.T) {
 	cfg := Config{Algorithm: CSB2, Features: 2, Members: 3, CP: 1, CN: 0.5, Seed: 3}
-	sc := script{labels: "-+-+", preds: []string{"--++", "++--", "-+-+"}}
+	sc := stubScript{labels: "-+-+", preds: []string{"--++", "++--", "-+-+"}}
 	type want struct{ lambda, fp, fn, sw, sum float64 }
 	tests := []struct {
 		name    string
@@ -903,11 +903,11 @@ func TestCSB2ByHand(t *testing.T) {
 		{"λ after FN with ε = 23/43", 3, 2, want{688.0 / 595, 0, 0, 0, 967.0 / 357}},
 	}
 	e, _ := newScripted(t, cfg, sc)
-	labels := signs(sc.labels)
+	labels := parseSigns(sc.labels)
 	learned := 0
 	for _, tt := range tests {
 		for learned <= tt.example {
-			if err := e.Learn(exampleX(learned), labels[learned]); err != nil {
+			if err := e.Learn(scriptedX(learned), labels[learned]); err != nil {
 				t.Fatal(err)
 			}
 			learned++
@@ -915,8 +915,8 @@ func TestCSB2ByHand(t *testing.T) {
 		t.Run(fmt.Sprintf("ex%d/m%d/%s", tt.example, tt.member, tt.name), func(t *testing.T) {
 			mb := &e.members[tt.member]
 			got := want{mb.lambda, mb.fp, mb.fn, mb.sw, mb.sum}
-			if !closeTo(got.lambda, tt.want.lambda) || !closeTo(got.fp, tt.want.fp) || !closeTo(got.fn, tt.want.fn) ||
-				!closeTo(got.sw, tt.want.sw) || !closeTo(got.sum, tt.want.sum) {
+			if !paperClose(got.lambda, tt.want.lambda) || !paperClose(got.fp, tt.want.fp) || !paperClose(got.fn, tt.want.fn) ||
+				!paperClose(got.sw, tt.want.sw) || !paperClose(got.sum, tt.want.sum) {
 				t.Errorf("(λ, λ^FP, λ^FN, λ^SW, λ^SUM) = %+v, want %+v", got, tt.want)
 			}
 		})
@@ -941,7 +941,7 @@ func TestSMOTENeverInterpolatesTowardsCopies(t *testing.T) {
 	A, B, C, D := []float64{1, 1}, []float64{2, 3}, []float64{0, 5}, []float64{4, 4}
 	stream := [][]float64{A, A, A, B, C, D, A}
 	cfg := Config{Algorithm: SBO3, Features: 2, Members: 3, C: 10, Neighbors: 2, Seed: 5}
-	e, stubs := newScripted(t, cfg, script{preds: []string{"", "", ""}})
+	e, stubs := newScripted(t, cfg, stubScript{preds: []string{"", "", ""}})
 	for _, x := range stream[:len(stream)-1] {
 		if err := e.Learn(x, true); err != nil {
 			t.Fatal(err)
@@ -988,7 +988,7 @@ func TestSMOTEWithOnlyCopiesMakesNothing(t *testing.T) {
 	for _, alg := range []string{SB, SBO3} {
 		t.Run(alg, func(t *testing.T) {
 			cfg := Config{Algorithm: alg, Features: 2, Members: 3, C: 10, Neighbors: 3, Seed: 8}
-			e, stubs := newScripted(t, cfg, script{preds: []string{"", "", ""}})
+			e, stubs := newScripted(t, cfg, stubScript{preds: []string{"", "", ""}})
 			for i := 0; i < 6; i++ {
 				x := []float64{2.5, -1}
 				before := make([]int, len(stubs))
@@ -1032,7 +1032,7 @@ func TestSMOTEWithOnlyCopiesMakesNothing(t *testing.T) {
 func TestSMOTENeighboursAreTheKNearest(t *testing.T) {
 	const k, capacity = 3, 8
 	cfg := Config{Algorithm: SB, Features: 2, Members: 1, C: 1, Neighbors: k, Memory: capacity, Seed: 13}
-	e, _ := newScripted(t, cfg, script{preds: []string{""}})
+	e, _ := newScripted(t, cfg, stubScript{preds: []string{""}})
 	pm := &positivesMemory{capacity: capacity}
 	gen := newStream(99, 0)
 	for i := 0; i < 40; i++ {
@@ -1048,7 +1048,7 @@ func TestSMOTENeighboursAreTheKNearest(t *testing.T) {
 		}
 		got := make([]float64, mem.nn)
 		for j := 0; j < mem.nn; j++ {
-			got[j] = dist2(xl, mem.slot(mem.nbr[j]))
+			got[j] = sqDist(xl, mem.slot(mem.nbr[j]))
 		}
 		sort.Float64s(got)
 		for j := range got {
@@ -1064,7 +1064,7 @@ func TestSMOTENeighboursAreTheKNearest(t *testing.T) {
 		// k-th distance makes the choice among equals arbitrary).
 		var admissible [][]float64
 		for _, y := range pm.xs {
-			if d := dist2(xl, y); d > 0 && d <= d2[len(d2)-1] {
+			if d := sqDist(xl, y); d > 0 && d <= d2[len(d2)-1] {
 				admissible = append(admissible, y)
 			}
 		}
@@ -1085,7 +1085,7 @@ func TestSMOTENeighboursAreTheKNearest(t *testing.T) {
 			// admissible point whose segment holds the synthetic example.
 			on := false
 			for _, y := range admissible {
-				if _, ok := onSegment(dst, xl, y); ok {
+				if _, ok := onSMOTESegment(dst, xl, y); ok {
 					seen[[2]float64{y[0], y[1]}] = true
 					on = true
 				}
@@ -1098,6 +1098,186 @@ func TestSMOTENeighboursAreTheKNearest(t *testing.T) {
 			if !seen[y] {
 				t.Errorf("positive %d: neighbour %v never chosen in %d draws", i, y, 60*k)
 			}
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------
+// 5. Vote weights and Score.
+
+// TestScoreWeightsByHand sets members' sums directly and checks Score
+// against Σ α_m h_m(x) / Σ α_m computed by hand with α = log((1−ε)/ε):
+//
+//	ε = 1/4 → α = log 3;  ε = 1/3 → α = log 2;  ε ≥ 1/2 → α = 0 (abstains);
+//	ε = 0 → α = log((1−10⁻⁶)/10⁻⁶) (finite, the documented floor).
+//
+// Bug caught: scikit-multiflow's online boosting ports weight every member
+// by log((1−ε)/ε) unclamped, so a member with ε = 3/4 gets −log 3 and
+// votes for the class it does not predict (the first case would score
+// log 3/log 2 > 1), and one with ε = 0 divides by zero.
+func TestScoreWeightsByHand(t *testing.T) {
+	floor := math.Log((1 - 1e-6) / 1e-6)
+	oza := func(sc, sw float64) refSums { return refSums{sc: sc, sw: sw} }
+	tests := []struct {
+		name  string
+		alg   string
+		sums  []refSums
+		preds string // each member's h_m(x) for the probe
+		want  float64
+	}{
+		{"member with ε > 1/2 abstains instead of voting no", OzaBoost,
+			[]refSums{oza(3, 1), oza(2, 1), oza(1, 3)}, "+--", math.Log(3) / (math.Log(3) + math.Log(2))},
+		{"member with ε > 1/2 abstains instead of voting yes", OzaBoost,
+			[]refSums{oza(3, 1), oza(2, 1), oza(1, 3)}, "+-+", math.Log(3) / (math.Log(3) + math.Log(2))},
+		{"ε = 1/2 exactly abstains", RUS3,
+			[]refSums{oza(3, 1), oza(1, 1), oza(2, 1)}, "-++", math.Log(2) / (math.Log(3) + math.Log(2))},
+		{"ε = 0 gets a finite weight", SBO1,
+			[]refSums{oza(2, 0), oza(3, 1), oza(1, 3)}, "+-+", floor / (floor + math.Log(3))},
+		{"all ε = 0: equal finite weights", OzaBoost,
+			[]refSums{oza(2, 0), oza(5, 0), oza(1, 0)}, "++-", 2.0 / 3},
+		{"no member has an estimate: unweighted vote", OzaBoost,
+			[]refSums{{}, {}, {}}, "+-+", 2.0 / 3},
+		{"every member at ε ≥ 1/2: unweighted vote", RUS1,
+			[]refSums{oza(1, 1), oza(1, 2), oza(0, 4)}, "--+", 1.0 / 3},
+		// AC2: α = log(wacc/werr) = log((λ^TP+λ^TN)/(λ^FP+λ^FN)).
+		{"AC2 weights log(wacc/werr)", AC2,
+			[]refSums{{tp: 3, tn: 1, fp: 1, sum: 9}, {tp: 1, tn: 1, fn: 1, sum: 9}, {tn: 1, fp: 2, fn: 1, sum: 9}}, "+--",
+			math.Log(4) / (math.Log(4) + math.Log(2))},
+		// CSB2: α = log((1−ε)/ε) with ε = λ^SW/λ^SUM.
+		{"CSB2 weights with ε = λ^SW/λ^SUM", CSB2,
+			[]refSums{{sw: 1, sum: 4}, {sw: 1, sum: 3}, {sw: 3, sum: 4}}, "+-+", math.Log(3) / (math.Log(3) + math.Log(2))},
+		{"bagging is the unweighted vote whatever the sums", OzaBag,
+			[]refSums{oza(3, 1), oza(2, 1), oza(1, 3)}, "+--", 1.0 / 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{Algorithm: tt.alg, Features: 2, Members: 3}
+			preds := make([]string, 3)
+			for m := range preds {
+				preds[m] = tt.preds[m : m+1] // answer for id 0
+			}
+			e, _ := newScripted(t, cfg, stubScript{preds: preds})
+			for m, s := range tt.sums {
+				mb := &e.members[m]
+				mb.sc, mb.sw, mb.tp, mb.tn, mb.fp, mb.fn, mb.sum = s.sc, s.sw, s.tp, s.tn, s.fp, s.fn, s.sum
+			}
+			got, err := e.Score([]float64{0, 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !paperClose(got, tt.want) || !(got >= 0 && got <= 1) {
+				t.Errorf("Score = %.17g, want %.17g", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestScoreStaysInUnitInterval sets random member sums, from 0 to extreme
+// magnitudes and around ε = 1/2, with random member answers, and checks
+// Score is never NaN and always in [0, 1] for every algorithm.
+func TestScoreStaysInUnitInterval(t *testing.T) {
+	rng := newStream(2024, 0)
+	mags := []float64{0, 1e-300, 1e-9, 0.5, 1, 3, 1e9, 1e300}
+	pick := func() float64 { return mags[rng.intn(len(mags))] * (0.5 + rng.float64()) }
+	for _, alg := range Algorithms {
+		t.Run(alg, func(t *testing.T) {
+			preds := make([]string, 5)
+			for m := range preds {
+				b := make([]byte, 64)
+				for i := range b {
+					b[i] = "+-"[rng.intn(2)]
+				}
+				preds[m] = string(b)
+			}
+			cfg := Config{Algorithm: alg, Features: 2, Members: 5}
+			e, _ := newScripted(t, cfg, stubScript{preds: preds})
+			for trial := 0; trial < 200; trial++ {
+				for m := range e.members {
+					mb := &e.members[m]
+					mb.sc, mb.sw, mb.tp, mb.tn, mb.fp, mb.fn = pick(), pick(), pick(), pick(), pick(), pick()
+					mb.sum = mb.sc + mb.sw
+					if rng.intn(4) == 0 {
+						mb.sw = mb.sc // ε = 1/2 exactly
+					}
+				}
+				for id := 0; id < 64; id++ {
+					got, err := e.Score([]float64{float64(id), 0})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !(got >= 0 && got <= 1) {
+						t.Fatalf("trial %d probe %d: Score = %v", trial, id, got)
+					}
+				}
+			}
+		})
+	}
+}
+
+// ---------------------------------------------------------------------------
+// 6. nsAC2.
+
+// TestNsAC2ByHand follows Alg. onlineAdaC2 with Section 8's forgetting
+// factor, β = 1/2, C_P = 2, C_N = 1/2, stream "+-+-", by hand. Before each
+// example every member's λ^TP, λ^TN, λ^FP, λ^FN and λ^SUM is multiplied by
+// β; then, as in Alg. onlineAdaC2, TP and FN add C_P·λ, TN and FP add C_N·λ.
+// For example at ex 1 (−), m1 (λ = 1/4, h = +, a FP): λ^FP = β·0 + C_N·1/4 =
+// 1/8, λ^FN = β·1 = 1/2, λ^SUM = β·1/2 + 1/4 = 1/2, werr = 5/4, and
+// λ ← C_N·λ/(2·werr) = (1/8)/(5/2) = 1/20.
+//
+// Cost pairing: Section 8's text writes λ^FP ← βλ^FP + C_P·λ and
+// λ^FN ← βλ^FN + C_N·λ. That contradicts Alg. onlineAdaC2 and the AdaC2
+// derivation above it, where the cost C_n belongs to the example's class:
+// a false negative is a positive example (cost C_P), a false positive a
+// negative one (cost C_N). The package follows the algorithm, and so does
+// this test; with the text's pairing m1 would hold λ^FP = 1/2, λ^FN = 1/8
+// after ex 1. λ^SUM is decayed too: Section 8 lists only the four weighted
+// sums, but without it wacc and werr would shrink to 0 as λ^SUM grew and
+// λ would blow up (with λ^SUM undecayed m1 would see λ = 1/3 at ex 1, not 1/4).
+func TestNsAC2ByHand(t *testing.T) {
+	cfg := Config{Algorithm: "nsAC2", Features: 2, Members: 3, CP: 2, CN: 0.5, Beta: 0.5, Seed: 4}
+	sc := stubScript{labels: "+-+-", preds: []string{"+--+", "-+++", "+-+-"}}
+	type want struct{ lambda, tp, tn, fp, fn, sum float64 }
+	rows := [][]want{
+		{ // ex 0 (+)
+			{1, 2, 0, 0, 0, 1},
+			{0.5, 0, 0, 0, 1, 0.5},
+			{0.25, 0.5, 0, 0, 0, 0.25},
+		},
+		{ // ex 1 (−)
+			{1, 1, 0.5, 0, 0, 1.5},
+			{0.25, 0, 0, 0.125, 0.5, 0.5},
+			{1.0 / 20, 0.25, 1.0 / 40, 0, 0, 7.0 / 40},
+		},
+		{ // ex 2 (+)
+			{1, 0.5, 0.25, 0, 2, 1.75},
+			{7.0 / 8, 1.75, 0, 1.0 / 16, 0.25, 9.0 / 8},
+			{9.0 / 16, 1.25, 1.0 / 80, 0, 0, 13.0 / 20},
+		},
+		{ // ex 3 (−)
+			{1, 0.25, 0.125, 0.5, 1, 15.0 / 8},
+			{5.0 / 16, 7.0 / 8, 0, 3.0 / 16, 0.125, 7.0 / 8},
+			{7.0 / 32, 5.0 / 8, 37.0 / 320, 0, 0, 87.0 / 160},
+		},
+	}
+	// n⁺, n⁻ decay by β too: after "+-+-" they are 5/8 and 5/4.
+	nPos := []float64{1, 0.5, 1.25, 0.625}
+	nNeg := []float64{0, 1, 0.5, 1.25}
+	e, _ := newScripted(t, cfg, sc)
+	for n, y := range parseSigns(sc.labels) {
+		if err := e.Learn(scriptedX(n), y); err != nil {
+			t.Fatal(err)
+		}
+		for m, w := range rows[n] {
+			mb := &e.members[m]
+			got := want{mb.lambda, mb.tp, mb.tn, mb.fp, mb.fn, mb.sum}
+			if !paperClose(got.lambda, w.lambda) || !paperClose(got.tp, w.tp) || !paperClose(got.tn, w.tn) ||
+				!paperClose(got.fp, w.fp) || !paperClose(got.fn, w.fn) || !paperClose(got.sum, w.sum) {
+				t.Errorf("ex %d member %d: (λ, TP, TN, FP, FN, SUM) = %+v, want %+v", n, m, got, w)
+			}
+		}
+		if e.nPos != nPos[n] || e.nNeg != nNeg[n] {
+			t.Errorf("ex %d: n⁺, n⁻ = %g, %g; want %g, %g", n, e.nPos, e.nNeg, nPos[n], nNeg[n])
 		}
 	}
 }
