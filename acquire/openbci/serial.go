@@ -38,6 +38,9 @@ type Opener func(path string) (io.ReadWriteCloser, error)
 func OpenSerial(path string) (io.ReadWriteCloser, error) {
 	p, err := serial.OpenPort(&serial.Config{Name: path, Baud: Baud, ReadTimeout: ReadTimeout})
 	if err != nil {
+		if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+			return nil, fmt.Errorf("openbci: %w", err) // names the path already
+		}
 		return nil, fmt.Errorf("openbci: open %s: %w", path, err)
 	}
 	return &serialPort{p: p, path: path}, nil

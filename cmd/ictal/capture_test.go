@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/ictal/ictal/acquire/openbci"
+	"github.com/ictal/ictal/internal/shared"
+)
+
+// captureBoard plays a Cyton on the master side of a pseudo-terminal: it
+// answers 'v' and 'C' as the firmware does and streams script after 'b'.
+// ictal capture opens the slave with the real serial code.
+type captureBoard struct {
+	path   string
+	master *os.File
+	script []byte
+	mu     sync.Mutex
+	cmds   []byte
+}
+
+func newCaptureBoard(t *testing.T, script []byte) *captureBoard {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatalf("pty: %v", err)
+	}
+	// A non-blocking duplicate of the master goes through the runtime
+	// poller, so closing it ends the goroutines below.
+	fd, err := syscall.Dup(int(ptmx.Fd()))
+	ptmx.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		t.Fatal(err)
+	}
+	b := &captureBoard{path: tty.Name(), master: os.NewFile(uintptr(fd), "ptmx"), script: script}
+	t.Cleanup(func() { b.master.Close(); tty.Close() })
+	go b.serve()
+	return b
+}
+
+func (b *captureBoard) commands() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.cmds)
+}
+
+func (b *captureBoard) serve() {
+	var buf [64]byte
+	for {
+		n, err := b.master.Read(buf[:])
+		if err != nil {
+			return
+		}
+		for _, c := range buf[:n] {
+			b.mu.Lock()
+			b.cmds = append(b.cmds, c)
+			b.mu.Unlock()
+			switch c {
+			case 'v':
+				b.master.WriteString("OpenBCI V3 8-16 channel\nADS1299 Device ID: 0x3E\nLIS3DH Device ID: 0x33\nFirmware: v3.1.2\n$$$")
+			case 'C':
+				b.master.WriteString("daisy attached16$$$")
+			case 'b':
+				go b.master.Write(b.script)
+			}
+		}
+	}
+}
+
+// guiRows reads the µV of the first n samples of the shared OpenBCI GUI
+// recording (Cyton, 8 channels, gain 24).
+func guiRows(t *testing.T, n int) [][8]float64 {
+	t.Helper()
+	data, err := os.ReadFile(shared.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][8]float64
+	for _, line := range strings.Split(string(data), "\n") {
+		if len(rows) == n {
+			break
+		}
+		if line == "" || line[0] == '%' || strings.HasPrefix(line, "Sample") {
+			continue
+		}
+		f := strings.Split(line, ",")
+		var r [8]float64
+		for i := range r {
+			if r[i], err = strconv.ParseFloat(strings.TrimSpace(f[1+i]), 64); err != nil {
+				t.Fatalf("row %d: %v", len(rows), err)
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// guiPackets encodes rows as Cyton packets with counters from first,
+// skipping the rows in drop.
+func guiPackets(rows [][8]float64, drop map[int]bool) []byte {
+	scale, _ := openbci.Scale(24)
+	var b []byte
+	for i, r := range rows {
+		if drop[i] {
+			continue
+		}
+		p := openbci.Packet{Counter: uint8(i), Footer: openbci.FooterAccel}
+		for c, v := range r {
+			p.Counts[c] = int32(math.Round(v / scale))
+		}
+		b = openbci.AppendPacket(b, &p)
+	}
+	return b
+}
+
+func parseCSV(t *testing.T, out string) (header []string, rows [][]string) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if lines[len(lines)-1] != "" {
+		t.Fatalf("output does not end with a full line: %q", lines[len(lines)-1])
+	}
+	header = strings.Split(lines[0], ",")
+	for _, l := range lines[1 : len(lines)-1] {
+		rows = append(rows, strings.Split(l, ","))
+	}
+	return header, rows
+}
+
+func TestCaptureOpenBCI(t *testing.T) {
+	rows := guiRows(t, 60)
+	board := newCaptureBoard(t, guiPackets(rows, map[int]bool{30: true}))
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"capture", "-source", "openbci", "-port", board.path, "-frames", "50"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	header, got := parseCSV(t, stdout.String())
+	if want := "seq,time,EEG 1,EEG 2,EEG 3,EEG 4,EEG 5,EEG 6,EEG 7,EEG 8,flags"; strings.Join(header, ",") != want {
+		t.Errorf("header %q, want %q", strings.Join(header, ","), want)
+	}
+	if len(got) != 50 {
+		t.Fatalf("%d rows, want 50", len(got))
+	}
+	scale, _ := openbci.Scale(24)
+	for k, r := range got {
+		seq := k
+		flags := "ok"
+		if k >= 30 {
+			seq = k + 1 // row 30 was dropped
+		}
+		if k == 30 {
+			flags = "gap"
+		}
+		if r[0] != strconv.Itoa(seq) || r[1] != fmt.Sprintf("%.3f", float64(seq)*0.004) || r[10] != flags {
+			t.Fatalf("row %d: %v, want seq %d flags %s", k, r, seq, flags)
+		}
+		for c := range 8 {
+			v, err := strconv.ParseFloat(r[2+c], 64)
+			if err != nil || math.Abs(v-rows[seq][c]) > scale {
+				t.Fatalf("row %d channel %d: %q, GUI says %g", k, c+1, r[2+c], rows[seq][c])
+			}
+		}
+	}
+	if !strings.Contains(stderr.String(), "50 frames, 1 lost") {
+		t.Errorf("stderr lacks the summary: %s", stderr.String())
+	}
+	waitFor(t, func() bool { return board.commands() == "svcbs" }, "board to receive \"svcbs\", got %q", board.commands)
+}
+
+func TestCaptureDaisyWithGain(t *testing.T) {
+	var script []byte
+	for counter := 1; counter <= 12; counter++ {
+		p := openbci.Packet{Counter: uint8(counter), Footer: openbci.FooterAccel}
+		for c := range p.Counts {
+			p.Counts[c] = int32(1000*counter + c)
+		}
+		script = openbci.AppendPacket(script, &p)
+	}
+	board := newCaptureBoard(t, script)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"capture", "-port", board.path, "-daisy", "-gain", "12", "-frames", "5"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	header, got := parseCSV(t, stdout.String())
+	if len(header) != 19 || header[17] != "EEG 16" || len(got) != 5 {
+		t.Fatalf("header %v, %d rows", header, len(got))
+	}
+	scale, _ := openbci.Scale(12)
+	for k, r := range got {
+		if r[0] != strconv.Itoa(k) || r[1] != fmt.Sprintf("%.3f", float64(k)*0.008) || r[18] != "ok" {
+			t.Fatalf("row %d: %v", k, r)
+		}
+		for c := range 16 {
+			counter := 2*k + 1 + c/8 // odd packet: channels 1–8, even: 9–16
+			want := float64(1000*counter+c%8) * scale
+			if v, _ := strconv.ParseFloat(r[2+c], 64); math.Abs(v-want) > 1e-4 {
+				t.Fatalf("row %d channel %d: %s, want %.4f", k, c+1, r[2+c], want)
+			}
+		}
+	}
+	waitFor(t, func() bool { return board.commands() == "svCbs" }, "board to receive \"svCbs\", got %q", board.commands)
+}
+
+// TestCaptureStopsOnSIGINT runs capture without -frames and interrupts it
+// as a user pressing ^C would.
+func TestCaptureStopsOnSIGINT(t *testing.T) {
+	rows := guiRows(t, 256)
+	var script []byte
+	for range 20 { // 20 × 256 packets: longer than the test
+		script = append(script, guiPackets(rows, nil)...)
+	}
+	board := newCaptureBoard(t, script)
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"capture", "-port", board.path}, pw, &stderr)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var out strings.Builder
+	for i := 0; i < 60 && sc.Scan(); i++ {
+		out.WriteString(sc.Text() + "\n")
+	}
+	rest := make(chan string)
+	go func() { // keep draining, or capture blocks writing
+		var b strings.Builder
+		for sc.Scan() {
+			b.WriteString(sc.Text() + "\n")
+		}
+		rest <- b.String()
+	}()
+	// By now the command has installed its handler: the signal cancels
+	// the capture instead of killing the test.
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d after SIGINT: %s", code, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("capture did not stop on SIGINT")
+	}
+	all := out.String() + <-rest
+	_, got := parseCSV(t, all)
+	if len(got) < 59 {
+		t.Fatalf("%d rows", len(got))
+	}
+	for k, r := range got {
+		if len(r) != 11 || r[0] != strconv.Itoa(k) {
+			t.Fatalf("row %d: %v", k, r)
+		}
+	}
+	waitFor(t, func() bool { return strings.HasSuffix(board.commands(), "bs") }, "board to receive 's', got %q", board.commands)
+}
+
+func TestCaptureErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"help", []string{"-h"}, 0, "usage: ictal capture"},
+		{"port missing", []string{"-frames", "3"}, 1, "-port is required"},
+		{"unknown source", []string{"-source", "ads1299", "-port", "/dev/null"}, 1, `-source "ads1299": only openbci`},
+		{"gain not offered", []string{"-port", "/dev/null", "-gain", "5"}, 1, "-gain: openbci: invalid gain: 5"},
+		{"negative frames", []string{"-port", "/dev/null", "-frames", "-1"}, 1, "-frames -1"},
+		{"extra argument", []string{"-port", "/dev/null", "now"}, 1, `unexpected argument "now"`},
+		{"port does not exist", []string{"-port", "/nonexistent/ttyUSB9"}, 1, "openbci: open /nonexistent/ttyUSB9"},
+		{"bad flag", []string{"-rate", "9"}, 1, "flag provided but not defined: -rate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"capture"}, tt.args...), &stdout, &stderr)
+			if code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr.String(), tt.code, tt.want)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout %q", stdout.String())
+			}
+		})
+	}
+}
+
+// waitFor polls cond for up to two seconds.
+func waitFor(t *testing.T, cond func() bool, format string, arg func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Errorf("timed out waiting for "+format, arg())
+}
