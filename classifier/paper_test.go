@@ -120,7 +120,7 @@ func newScripted(t *testing.T, cfg Config, sc stubScript) (*ensemble, []*scriptL
 		t.Fatal(err)
 	}
 	if len(sc.preds) != c.Members {
-		t.Fatalf("stubScript %s has %d members, config %d", sc.name, len(sc.preds), c.Members)
+		t.Fatalf("script %s has %d members, config %d", sc.name, len(sc.preds), c.Members)
 	}
 	stubs := make([]*scriptLearner, c.Members)
 	e := newEnsemble(c, a, ns, func(m int) learner {
