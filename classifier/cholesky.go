@@ -49,14 +49,17 @@ func cholUpdate(l []float64, d int, x []float64, from int) {
 		} else {
 			r = math.Hypot(lkk, xk)
 		}
-		// Rotation (c, s) with c = r/L_kk, s = x_k/L_kk.
+		// Rotation (c, s) with c = r/L_kk, s = x_k/L_kk. 1/L_kk runs in
+		// parallel with the square root; only 1/c waits for it.
+		inv := 1 / lkk
+		s := xk * inv
+		c := r * inv
 		ic := lkk / r
-		s := xk / lkk
-		c := r / lkk
 		l[c0] = r
 		n := d - k - 1
 		col := l[c0+1 : c0+1+n]
 		xs := x[k+1 : k+1+n]
+		xs = xs[:len(col)] // bounds-check elimination hint
 		for i := range col {
 			li := (col[i] + s*xs[i]) * ic
 			col[i] = li
@@ -84,6 +87,7 @@ func forwardSolve(l []float64, d int, z []float64) float64 {
 		n := d - k - 1
 		col := l[c0+1 : c0+1+n]
 		zs := z[k+1 : k+1+n]
+		zs = zs[:len(col)]
 		for i, lik := range col {
 			zs[i] -= lik * zk
 		}
@@ -100,6 +104,7 @@ func backSolveT(l []float64, d int, z []float64) {
 		n := d - k - 1
 		col := l[c0+1 : c0+1+n]
 		zs := z[k+1 : k+1+n]
+		zs = zs[:len(col)]
 		v := z[k]
 		for i, lik := range col {
 			v -= lik * zs[i]
@@ -110,7 +115,7 @@ func backSolveT(l []float64, d int, z []float64) {
 
 // logDiag returns Σ_k log L_kk.
 func logDiag(l []float64, d int) float64 {
-	var ls logSum
+	ls := newLogSum()
 	c0 := 0
 	for k := 0; k < d; k++ {
 		ls.add(l[c0])
@@ -143,11 +148,11 @@ func cholValid(l []float64, d int) bool {
 // terms, long before it could overflow (2^512 < MaxFloat64). Terms that are
 // not positive normal numbers (subnormals, zero, Inf, NaN) go through
 // math.Log directly, so the result is exact up to rounding for any input.
-// The zero value is an empty sum.
+// Start from newLogSum.
 type logSum struct {
-	m     float64 // product of mantissas since the last fold; 0 means 1
+	m     float64 // product of mantissas since the last fold
 	e     int64   // sum of binary exponents
-	n     int     // terms in m since the last fold
+	n     int     // regular terms added
 	extra float64 // Σ log of the irregular terms
 }
 
@@ -157,36 +162,97 @@ const (
 	f64One      = f64ExpBias << 52 // bits of 1.0
 )
 
+// newLogSum returns an empty sum.
+func newLogSum() logSum { return logSum{m: 1} }
+
+// add adds log v. It is small enough to be inlined into the callers' loops.
 func (a *logSum) add(v float64) {
 	b := math.Float64bits(v)
-	ex := int64(b >> 52) // sign bit included: any negative value is irregular
-	if ex == 0 || ex >= 0x7ff {
-		a.extra += math.Log(v)
+	if ex := b >> 52; ex-1 < 0x7fe { // positive normal: biased exponent in [1, 0x7fe]
+		a.e += int64(ex) - f64ExpBias
+		a.m *= math.Float64frombits(b&f64MantMask | f64One)
+		a.n++
+		if a.n&511 == 0 {
+			a.fold()
+		}
 		return
 	}
-	if a.n == 0 {
-		a.m = 1
-	}
-	a.e += ex - f64ExpBias
-	a.m *= math.Float64frombits(b&f64MantMask | f64One)
-	a.n++
-	if a.n == 512 {
-		a.fold()
-	}
+	a.addIrregular(v)
 }
+
+func (a *logSum) addIrregular(v float64) { a.extra += math.Log(v) }
 
 // fold moves the exponent of the running mantissa product into e.
 func (a *logSum) fold() {
 	b := math.Float64bits(a.m)
 	a.e += int64(b>>52) - f64ExpBias
 	a.m = math.Float64frombits(b&f64MantMask | f64One)
-	a.n = 1
+}
+
+// parts returns the sum as log(m) + e·ln 2 + extra with m in [1, 2), so
+// that several sums can be combined with a single math.Log.
+func (a *logSum) parts() (m float64, e int64, extra float64) {
+	a.fold()
+	return a.m, a.e, a.extra
+}
+
+// logProd returns Σ log v_i as log(m) + e·ln 2 + extra with m in [1, 2),
+// like logSum but faster on a slice: two independent mantissa products
+// halve the multiply latency chain, and the exponents of a block of up to
+// 512 terms are summed as integers before one fold. A block holding a term
+// that is not a positive normal number goes through logSum.
+func logProd(v []float64) (m float64, e int64, extra float64) {
+	m = 1
+	for len(v) > 0 {
+		blk := v[:min(len(v), 512)]
+		v = v[len(blk):]
+		m0, m1 := 1.0, 1.0
+		var eb uint64
+		bad := false
+		i := 0
+		for ; i+1 < len(blk); i += 2 {
+			b0, b1 := math.Float64bits(blk[i]), math.Float64bits(blk[i+1])
+			e0, e1 := b0>>52, b1>>52
+			eb += e0 + e1
+			bad = bad || e0-1 >= 0x7fe || e1-1 >= 0x7fe
+			m0 *= math.Float64frombits(b0&f64MantMask | f64One)
+			m1 *= math.Float64frombits(b1&f64MantMask | f64One)
+		}
+		if i < len(blk) {
+			b0 := math.Float64bits(blk[i])
+			eb += b0 >> 52
+			bad = bad || b0>>52-1 >= 0x7fe
+			m0 *= math.Float64frombits(b0&f64MantMask | f64One)
+		}
+		if bad {
+			ls := newLogSum()
+			for _, x := range blk {
+				ls.add(x)
+			}
+			bm, be, bx := ls.parts()
+			m0, m1, eb = bm, 1, uint64(be+int64(len(blk))*f64ExpBias)
+			extra += bx
+		}
+		e += int64(eb) - int64(len(blk))*f64ExpBias
+		// m0·m1 < 2^512 and m < 2: no overflow.
+		pb := math.Float64bits(m * (m0 * m1))
+		e += int64(pb>>52) - f64ExpBias
+		m = math.Float64frombits(pb&f64MantMask | f64One)
+	}
+	return m, e, extra
+}
+
+// mantExp splits a positive normal v into m·2^e with m in [1, 2); ok is
+// false for anything else (subnormal, zero, negative, Inf, NaN).
+func mantExp(v float64) (m float64, e int64, ok bool) {
+	b := math.Float64bits(v)
+	ex := int64(b >> 52)
+	if ex == 0 || ex >= 0x7ff {
+		return 0, 0, false
+	}
+	return math.Float64frombits(b&f64MantMask | f64One), ex - f64ExpBias, true
 }
 
 func (a *logSum) value() float64 {
-	v := float64(a.e)*math.Ln2 + a.extra
-	if a.n > 0 {
-		v += math.Log(a.m)
-	}
-	return v
+	return math.Log(a.m) + float64(a.e)*math.Ln2 + a.extra
 }

@@ -231,6 +231,8 @@ func TestLogSum(t *testing.T) {
 		{"powers of two", []float64{0.5, 2, 1024, 1.0 / 1024}},
 		{"mixed", []float64{3.7, 1e-300, 1e300, 0.1, 42}},
 		{"subnormal", []float64{5e-324, 1e-310, 2}},
+		{"odd count", []float64{3, 5, 7}},
+		{"infinite term", []float64{2, math.Inf(1), 3}},
 		{"2000 wide-ranging terms (exponent folds)", many},
 		{"3000 terms near 2", func() []float64 {
 			v := make([]float64, 3000)
@@ -247,7 +249,7 @@ func TestLogSum(t *testing.T) {
 			// error is at most about n·u in the logarithm, plus u·|result|
 			// from the exponent's Ln2 (u = 2^-53): the tolerance is 4u·(n +
 			// |result|).
-			var ls logSum
+			ls := newLogSum()
 			var want, comp float64
 			for _, x := range tt.v {
 				ls.add(x)
@@ -262,12 +264,20 @@ func TestLogSum(t *testing.T) {
 			}
 			want += comp
 			tol := 4 * 0x1p-53 * (float64(len(tt.v)) + math.Abs(want))
-			if got := ls.value(); math.Abs(got-want) > tol {
-				t.Errorf("Σ log = %v, want %v (err %g > %g)", got, want, got-want, tol)
+			near := func(got float64) bool { return got == want || math.Abs(got-want) <= tol }
+			if got := ls.value(); !near(got) {
+				t.Errorf("logSum: Σ log = %v, want %v (err %g > %g)", got, want, got-want, tol)
+			}
+			m, e, extra := logProd(tt.v)
+			if m < 1 || m >= 2 {
+				t.Errorf("logProd mantissa %v outside [1, 2)", m)
+			}
+			if got := math.Log(m) + float64(e)*math.Ln2 + extra; !near(got) {
+				t.Errorf("logProd: Σ log = %v, want %v (err %g > %g)", got, want, got-want, tol)
 			}
 		})
 	}
-	var ls logSum
+	ls := newLogSum()
 	ls.add(0)
 	if v := ls.value(); !math.IsInf(v, -1) {
 		t.Errorf("log 0 = %v, want -Inf", v)

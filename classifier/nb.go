@@ -63,8 +63,9 @@ const (
 // below about 1e100.
 //
 // Predict costs one pass over the features: per class the floored ½/var_j
-// and the constant ½Σ log var_j are cached and recomputed only for a class
-// whose statistics changed. An nb is not safe for concurrent use.
+// and their product (as mantissa and exponent, see logProd) are cached
+// and recomputed only for a class whose statistics changed; the constant
+// log T+ − log T− − ½Σ log var+j + ½Σ log var−j then takes one math.Log. An nb is not safe for concurrent use.
 type nb struct {
 	d    int
 	beta float64
@@ -72,11 +73,14 @@ type nb struct {
 	mu   [2][]float64 // means μ_c
 	v    [2][]float64 // ML variances S_c/T_c, not floored
 
-	half  [2][]float64 // cache: ½/max(v_cj, f_cj)
-	hld   [2]float64   // cache: ½Σ_j log max(v_cj, f_cj)
-	dirty [2]bool      // the class's caches are stale
-	c0    float64      // cache: log T+ − log T− − hld+ + hld−
-	c0ok  bool         // c0 is current
+	half [2][]float64 // cache: ½/max(v_cj, f_cj)
+	// cache: Π_j half_cj = pm_c·2^pe_c·exp(px_c) (see logProd)
+	pm    [2]float64
+	pe    [2]int64
+	px    [2]float64
+	dirty [2]bool // the class's caches are stale
+	c0    float64 // cache: constant()
+	c0ok  bool    // c0 is current
 }
 
 // newNB returns an untrained naive Bayes learner for d features with
@@ -133,17 +137,37 @@ func (n *nb) refresh(c int) {
 		}
 	}
 	base := nbFloorCls*m2max + nbFloorAbs
-	var ls logSum
 	for j, m := range mu {
 		vj := v[j]
 		if f := nbFloorRel*(m*m+vj) + base; vj < f {
 			vj = f
 		}
 		half[j] = 0.5 / vj
-		ls.add(vj)
 	}
-	n.hld[c] = 0.5 * ls.value()
+	n.pm[c], n.pe[c], n.px[c] = logProd(half)
 	n.dirty[c] = false
+}
+
+// constant returns log T+ − log T− − ½Σ_j log var+j + ½Σ_j log var−j
+// = log T+ − log T− + ½ log Π_j half+j − ½ log Π_j half−j with one
+// math.Log and one math.Sqrt: the weights and the products are split into
+// mantissas in [1, 2) and binary exponents, the mantissas combined into a
+// ratio in [0.35, 2.9] and the exponents summed exactly.
+func (n *nb) constant() float64 {
+	tpm, tpe, okp := mantExp(n.t[clsPos])
+	tnm, tne, okn := mantExp(n.t[clsNeg])
+	if !okp || !okn { // subnormal weights: plain logarithms
+		return math.Log(n.t[clsPos]) - math.Log(n.t[clsNeg]) + n.halfLogRatio()
+	}
+	r := tpm / tnm * math.Sqrt(n.pm[clsPos]/n.pm[clsNeg])
+	e := float64(tpe-tne) + 0.5*float64(n.pe[clsPos]-n.pe[clsNeg])
+	return math.Log(r) + e*math.Ln2 + 0.5*(n.px[clsPos]-n.px[clsNeg])
+}
+
+// halfLogRatio is ½ log Π_j half+j − ½ log Π_j half−j.
+func (n *nb) halfLogRatio() float64 {
+	return 0.5*(math.Log(n.pm[clsPos]/n.pm[clsNeg])+float64(n.pe[clsPos]-n.pe[clsNeg])*math.Ln2) +
+		0.5*(n.px[clsPos]-n.px[clsNeg])
 }
 
 func (n *nb) logOdds(x []float64) float64 {
@@ -160,7 +184,7 @@ func (n *nb) logOdds(x []float64) float64 {
 		if n.dirty[clsNeg] {
 			n.refresh(clsNeg)
 		}
-		n.c0 = math.Log(n.t[clsPos]) - math.Log(n.t[clsNeg]) - n.hld[clsPos] + n.hld[clsNeg]
+		n.c0 = n.constant()
 		n.c0ok = true
 	}
 	mp, hp := n.mu[clsPos], n.half[clsPos]

@@ -243,15 +243,19 @@ func TestNBCachedLogDeterminant(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	n := newNB(36, 1)
 	lrnTrain(n, lrnGaussians(rng, 100, 36, 0.5, 1, 1e-3, 1e4, true))
-	for c := range 2 {
-		n.refresh(c)
-		var want float64
-		for j := range 36 {
-			want += math.Log(nbVar(n, c, j))
-		}
-		if got := 2 * n.hld[c]; lrnRelErr(got, want, 1+math.Abs(want)) > 1e-14 {
-			t.Errorf("class %d: Σ log var = %v, want %v", c, got, want)
-		}
+	var half float64
+	for j := range 36 {
+		half += 0.5*math.Log(nbVar(n, clsNeg, j)) - 0.5*math.Log(nbVar(n, clsPos, j))
+	}
+	want := math.Log(n.t[clsPos]) - math.Log(n.t[clsNeg]) + half
+	if got := n.constant(); lrnRelErr(got, want, 1+math.Abs(want)) > 1e-14 {
+		t.Errorf("constant = %v, want %v", got, want)
+	}
+	// A subnormal weight (a class nearly forgotten) takes the plain path.
+	n.t[clsPos] = 1e-310
+	want = math.Log(1e-310) - math.Log(n.t[clsNeg]) + half
+	if got := n.constant(); lrnRelErr(got, want, 1+math.Abs(want)) > 1e-14 {
+		t.Errorf("constant with a subnormal weight = %v, want %v", got, want)
 	}
 }
 

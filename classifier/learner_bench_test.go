@@ -1,0 +1,68 @@
+package classifier
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkLearner measures the base learners' hot paths at the ensemble's
+// steady state (already trained, caches warm):
+//
+//   - learn: one weighted update (the refresh of cached predict constants
+//     is lazy and not included);
+//   - predict: one prediction with caches current;
+//   - learn+predict: an update followed by a prediction, which pays the
+//     lazy refresh — what an ensemble member costs per trained example.
+func BenchmarkLearner(b *testing.B) {
+	for _, kind := range lrnKinds {
+		for _, d := range []int{8, 36, 128} {
+			b.Run(fmt.Sprintf("%s/d=%d", kind, d), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(51, uint64(d)))
+				ex := lrnGaussians(rng, 1024, d, 0.3, 1, 1, 1.5, true)
+				trained := func() learner {
+					h := newLearner(kind, d, 1)
+					lrnTrain(h, ex)
+					h.logOdds(ex[0].x)
+					return h
+				}
+				b.Run("learn", func(b *testing.B) {
+					h := trained()
+					b.ReportAllocs()
+					i := 0
+					for b.Loop() {
+						e := &ex[i&1023]
+						h.learn(e.x, e.positive, e.w)
+						i++
+					}
+				})
+				b.Run("predict", func(b *testing.B) {
+					h := trained()
+					b.ReportAllocs()
+					i, n := 0, 0
+					for b.Loop() {
+						if h.predict(ex[i&1023].x) {
+							n++
+						}
+						i++
+					}
+					_ = n
+				})
+				b.Run("learn+predict", func(b *testing.B) {
+					h := trained()
+					b.ReportAllocs()
+					i, n := 0, 0
+					for b.Loop() {
+						e := &ex[i&1023]
+						h.learn(e.x, e.positive, e.w)
+						if h.predict(e.x) {
+							n++
+						}
+						i++
+					}
+					_ = n
+				})
+			})
+		}
+	}
+}
