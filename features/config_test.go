@@ -138,3 +138,29 @@ func TestConfigIsCopied(t *testing.T) {
 		t.Errorf("after changing the caller's slices, Names()[0] = %q, want A/rms", got[0])
 	}
 }
+
+func TestSelectedFeaturesMatchTheFullVector(t *testing.T) {
+	s := mixtureSignal(mixture)
+	full := firstVector(t, Config{Channels: 2, Rate: 256}, s)
+	tests := []struct {
+		name  string
+		feats []Feature
+	}{
+		{"time-domain only, no FFT", []Feature{TeagerEnergy, RMS, ZeroCrossings}},
+		{"spectral and time-domain, reordered", []Feature{SpectralEdge, LineLength, GammaRel, DeltaPower}},
+		{"one feature", []Feature{HjorthComplexity}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := firstVector(t, Config{Channels: 2, Rate: 256, Features: tt.feats}, s)
+			for c := 0; c < 2; c++ {
+				for i, f := range tt.feats {
+					got, want := x[c*len(tt.feats)+i], full[c*int(numFeatures)+int(f)]
+					if got != want {
+						t.Errorf("channel %d %v = %v, in the full vector %v", c, f, got, want)
+					}
+				}
+			}
+		})
+	}
+}
