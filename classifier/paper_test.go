@@ -437,6 +437,16 @@ func paperClose(got, want float64) bool {
 	return math.Abs(got-want) <= 1e-12*math.Max(math.Abs(got), math.Abs(want))
 }
 
+// handEqual compares a value with a hand-computed one: exactly when the
+// hand value is a short binary fraction (v·2²⁰ is an integer: 1/2 and 3/8
+// are, 1/20 is not), else to a relative 1e-12.
+func handEqual(got, want float64) bool {
+	if s := want * (1 << 20); s == math.Trunc(s) && math.Abs(s) < 1<<52 {
+		return got == want
+	}
+	return paperClose(got, want)
+}
+
 // diffMember lists the fields of mb that differ from the paper's row.
 func diffMember(mb *member, want refRow) []string {
 	var bad []string
@@ -838,10 +848,10 @@ func TestClassCountsOncePerExample(t *testing.T) {
 				t.Errorf("n⁺, n⁻ = %g, %g; want %g, %g", e.nPos, e.nNeg, tt.wantPos, tt.wantNeg)
 			}
 			for m := range e.members {
-				if got := e.members[m].rate; !paperClose(got, tt.wantRate[m]) {
+				if got := e.members[m].rate; !handEqual(got, tt.wantRate[m]) {
 					t.Errorf("member %d: rate %.17g, want %g", m, got, tt.wantRate[m])
 				}
-				if got := e.members[m].smoteRate; !paperClose(got, tt.wantSMOTE[m]) {
+				if got := e.members[m].smoteRate; !handEqual(got, tt.wantSMOTE[m]) {
 					t.Errorf("member %d: λ^SMOTE %.17g, want %g", m, got, tt.wantSMOTE[m])
 				}
 			}
@@ -883,24 +893,27 @@ func TestCSB2ByHand(t *testing.T) {
 	cfg := Config{Algorithm: CSB2, Features: 2, Members: 3, CP: 1, CN: 0.5, Seed: 3}
 	sc := stubScript{labels: "-+-+", preds: []string{"--++", "++--", "-+-+"}}
 	type want struct{ lambda, fp, fn, sw, sum float64 }
+	// Values that are short binary fractions are compared exactly
+	// (handEqual), except where inexact steps lead to them: approx.
 	tests := []struct {
 		name    string
 		example int
 		member  int
 		want    want
+		approx  bool
 	}{
-		{"right with no error yet: the next λ is λ/2", 0, 0, want{1, 0, 0, 0, 1}},
-		{"false positive weighted by C_N", 0, 1, want{0.5, 0.25, 0, 0.5, 0.5}},
-		{"λ after a false positive is C_N·λ/(ε+werr)", 0, 2, want{1.0 / 6, 0, 0, 0, 1.0 / 6}},
-		{"false negative weighted by C_P", 1, 0, want{1, 0, 1, 1, 2}},
-		{"λ after a false negative is C_P·λ/(ε+werr)", 1, 1, want{1, 0.25, 0, 0.5, 1.5}},
-		{"λ after a right answer with ε = 1/3", 1, 2, want{1, 0, 0, 0, 7.0 / 6}},
-		{"second false positive", 2, 0, want{1, 0.5, 1, 2, 3}},
-		{"λ after FP with ε = 2/3", 2, 1, want{3.0 / 7, 0.25, 0, 0.5, 27.0 / 14}},
-		{"right answer multiplies the current λ", 2, 2, want{27.0 / 70, 0, 0, 0, 163.0 / 105}},
-		{"right with ε = 1/2", 3, 0, want{1, 0.5, 1, 2, 4}},
-		{"false negative with λ ≠ 1", 3, 1, want{8.0 / 7, 0.25, 8.0 / 7, 23.0 / 14, 43.0 / 14}},
-		{"λ after FN with ε = 23/43", 3, 2, want{688.0 / 595, 0, 0, 0, 967.0 / 357}},
+		{"right with no error yet: the next λ is λ/2", 0, 0, want{1, 0, 0, 0, 1}, false},
+		{"false positive weighted by C_N", 0, 1, want{0.5, 0.25, 0, 0.5, 0.5}, false},
+		{"λ after a false positive is C_N·λ/(ε+werr)", 0, 2, want{1.0 / 6, 0, 0, 0, 1.0 / 6}, false},
+		{"false negative weighted by C_P", 1, 0, want{1, 0, 1, 1, 2}, false},
+		{"λ after a false negative is C_P·λ/(ε+werr)", 1, 1, want{1, 0.25, 0, 0.5, 1.5}, false},
+		{"λ after a right answer with ε = 1/3", 1, 2, want{1, 0, 0, 0, 7.0 / 6}, true}, // 1·(1/3)/((2/3)(1/2)) rounds
+		{"second false positive", 2, 0, want{1, 0.5, 1, 2, 3}, false},
+		{"λ after FP with ε = 2/3", 2, 1, want{3.0 / 7, 0.25, 0, 0.5, 27.0 / 14}, false},
+		{"right answer multiplies the current λ", 2, 2, want{27.0 / 70, 0, 0, 0, 163.0 / 105}, false},
+		{"right with ε = 1/2", 3, 0, want{1, 0.5, 1, 2, 4}, false},
+		{"false negative with λ ≠ 1", 3, 1, want{8.0 / 7, 0.25, 8.0 / 7, 23.0 / 14, 43.0 / 14}, false},
+		{"λ after FN with ε = 23/43", 3, 2, want{688.0 / 595, 0, 0, 0, 967.0 / 357}, false},
 	}
 	e, _ := newScripted(t, cfg, sc)
 	labels := parseSigns(sc.labels)
@@ -915,8 +928,12 @@ func TestCSB2ByHand(t *testing.T) {
 		t.Run(fmt.Sprintf("ex%d/m%d/%s", tt.example, tt.member, tt.name), func(t *testing.T) {
 			mb := &e.members[tt.member]
 			got := want{mb.lambda, mb.fp, mb.fn, mb.sw, mb.sum}
-			if !paperClose(got.lambda, tt.want.lambda) || !paperClose(got.fp, tt.want.fp) || !paperClose(got.fn, tt.want.fn) ||
-				!paperClose(got.sw, tt.want.sw) || !paperClose(got.sum, tt.want.sum) {
+			eq := handEqual
+			if tt.approx {
+				eq = paperClose
+			}
+			if !eq(got.lambda, tt.want.lambda) || !eq(got.fp, tt.want.fp) || !eq(got.fn, tt.want.fn) ||
+				!eq(got.sw, tt.want.sw) || !eq(got.sum, tt.want.sum) {
 				t.Errorf("(λ, λ^FP, λ^FN, λ^SW, λ^SUM) = %+v, want %+v", got, tt.want)
 			}
 		})
@@ -1271,8 +1288,8 @@ func TestNsAC2ByHand(t *testing.T) {
 		for m, w := range rows[n] {
 			mb := &e.members[m]
 			got := want{mb.lambda, mb.tp, mb.tn, mb.fp, mb.fn, mb.sum}
-			if !paperClose(got.lambda, w.lambda) || !paperClose(got.tp, w.tp) || !paperClose(got.tn, w.tn) ||
-				!paperClose(got.fp, w.fp) || !paperClose(got.fn, w.fn) || !paperClose(got.sum, w.sum) {
+			if !handEqual(got.lambda, w.lambda) || !handEqual(got.tp, w.tp) || !handEqual(got.tn, w.tn) ||
+				!handEqual(got.fp, w.fp) || !handEqual(got.fn, w.fn) || !handEqual(got.sum, w.sum) {
 				t.Errorf("ex %d member %d: (λ, TP, TN, FP, FN, SUM) = %+v, want %+v", n, m, got, w)
 			}
 		}
