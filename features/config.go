@@ -18,6 +18,11 @@ const (
 // mistyped configuration cannot make New allocate gigabytes.
 const MaxWindowSamples = 1 << 20
 
+// MaxBufferSamples bounds Channels × Window × Rate, the samples the ring
+// buffers hold (512 MiB of float64), so that sizes fit a 32-bit int and a
+// mistyped channel count fails in New rather than in make.
+const MaxBufferSamples = 1 << 26
+
 // minWindowSamples is the shortest window the time-domain features are
 // defined on (Hjorth complexity needs second differences of two points).
 const minWindowSamples = 4
@@ -106,6 +111,10 @@ func (c Config) resolve() (resolved, error) {
 	r.n = int(n)
 	if r.n < minWindowSamples {
 		return r, fmt.Errorf("%w: Window %v at %g Hz is %d samples, need at least %d", ErrConfig, r.Window, c.Rate, r.n, minWindowSamples)
+	}
+	if int64(c.Channels)*int64(r.n) > MaxBufferSamples {
+		return r, fmt.Errorf("%w: Channels %d × Window %v at %g Hz is %d samples, more than %d",
+			ErrConfig, c.Channels, r.Window, c.Rate, int64(c.Channels)*int64(r.n), MaxBufferSamples)
 	}
 	r.step = r.Step.Seconds() * c.Rate
 	if r.step < 1 {

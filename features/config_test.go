@@ -27,6 +27,7 @@ func TestNewRejectsInvalidConfig(t *testing.T) {
 		{"negative step", Config{Channels: 1, Rate: 256, Step: -time.Second}, "Step -1s is negative"},
 		{"window of 3 samples", Config{Channels: 1, Rate: 256, Window: 10 * time.Millisecond}, "Window 10ms at 256 Hz is 3 samples"},
 		{"window too long", Config{Channels: 1, Rate: 256, Window: 2 * time.Hour}, "Window 2h0m0s at 256 Hz is 1843200 samples, more than 1048576"},
+		{"too many channels for a 32-bit board", Config{Channels: 1 << 20, Rate: 256}, "Channels 1048576 × Window 2s at 256 Hz is 536870912 samples, more than 67108864"},
 		{"step too long", Config{Channels: 1, Rate: 256, Step: 2 * time.Hour}, "Step 2h0m0s at 256 Hz is 1843200 samples, more than 1048576"},
 		{"step under one sample", Config{Channels: 1, Rate: 256, Step: time.Millisecond}, "Step 1ms at 256 Hz is 0.256 samples"},
 		{"window too short for delta", Config{Channels: 1, Rate: 256, Window: 250 * time.Millisecond}, "the δ band 0.5–4 Hz holds no spectral bin"},
