@@ -628,7 +628,7 @@ func runTrace(t *testing.T, cfg Config, sc stubScript, hook func(n int, e *ensem
 			case k > 0 && (len(real) != 1 || real[0].w != float64(k) || real[0].positive != y):
 				t.Errorf("example %d member %d: want one learn call of weight %d, label %v; got %+v", n, m, k, y, real)
 			}
-			if k == 0 {
+			if len(real) == 0 { // the stub saw no training call: k = 0
 				zeros = append(zeros, m)
 			}
 			wantSynth := 0
@@ -731,9 +731,10 @@ func TestTraceFollowsPaper(t *testing.T) {
 // the member's error on the whole weighted stream (Alg. onlineadaboost
 // updates them unconditionally after "Do k times").
 //
-// Bug caught: scikit-multiflow's online_csb2.py (and MOA's ports) wrap the
-// whole update in `if k > 0`, so an unsampled example leaves λ^SW, λ^SC
-// and the next member's λ untouched.
+// Bug caught: scikit-multiflow's online_csb2.py wraps the whole update in
+// `if k > 0`, so an unsampled example leaves λ^SUM's partners λ^SW, λ^FP,
+// λ^FN and the next member's λ untouched. Zero draws are recognised by the
+// stub: no learn call with the example for that member.
 func TestBoostingUpdatesOnZeroDraws(t *testing.T) {
 	for _, cfg := range traceConfigs {
 		a, _, _ := parseAlgorithm(cfg.Algorithm)
