@@ -732,8 +732,8 @@ func TestTraceFollowsPaper(t *testing.T) {
 // updates them unconditionally after "Do k times").
 //
 // Bug caught: scikit-multiflow's online_csb2.py wraps the whole update in
-// `if k > 0`, so an unsampled example leaves λ^SUM's partners λ^SW, λ^FP,
-// λ^FN and the next member's λ untouched. Zero draws are recognised by the
+// `if k > 0`, so an unsampled example still adds to λ^SUM but leaves λ^SW,
+// λ^FP, λ^FN and the next member's λ untouched. Zero draws are recognised by the
 // stub: no learn call with the example for that member.
 func TestBoostingUpdatesOnZeroDraws(t *testing.T) {
 	for _, cfg := range traceConfigs {

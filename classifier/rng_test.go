@@ -1,6 +1,7 @@
 package classifier
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -232,5 +233,23 @@ func TestFloat64AndIntnRanges(t *testing.T) {
 	}
 	if limit := chiSquareQuantile(n-1, 3.719); chi2 > limit {
 		t.Errorf("intn(%d) counts %v: chi-square %.2f > %.2f", n, counts, chi2, limit)
+	}
+}
+
+// BenchmarkPoisson measures one draw on each side of the switch from
+// inversion (cost grows with λ) to PTRS (constant cost).
+func BenchmarkPoisson(b *testing.B) {
+	for _, lambda := range []float64{0.5, 1, 3, 9.9, 10, 40, 1e4} {
+		b.Run(fmt.Sprintf("lambda=%g", lambda), func(b *testing.B) {
+			s := newStream(1, 1)
+			var sink int
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				sink += s.poisson(lambda)
+			}
+			if sink < 0 {
+				b.Fatal("negative draw")
+			}
+		})
 	}
 }
