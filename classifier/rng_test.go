@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // poissonPMF is P(K = k) for K ~ Poisson(lambda), computed in the log
@@ -13,14 +15,10 @@ func poissonPMF(lambda float64, k int) float64 {
 	return math.Exp(-lambda + float64(k)*math.Log(lambda) - lg)
 }
 
-// chiSquareQuantile approximates the p-quantile of the chi-square
-// distribution with nu degrees of freedom by Wilson & Hilferty's cube-root
-// normal approximation (accurate to well under 1 % for nu ≥ 5), where z is
-// the standard normal p-quantile.
-func chiSquareQuantile(nu, z float64) float64 {
-	h := 2 / (9 * nu)
-	c := 1 - h + z*math.Sqrt(h)
-	return nu * c * c * c
+// chiSquareLimit is the 0.9999-quantile of the chi-square law with nu
+// degrees of freedom: a correct sampler exceeds it once in 10⁴ seeds.
+func chiSquareLimit(nu float64) float64 {
+	return distuv.ChiSquared{K: nu}.Quantile(0.9999)
 }
 
 // TestPoissonMeanAndVariance draws n variates for each mean and checks the
@@ -64,6 +62,7 @@ func TestPoissonMeanAndVariance(t *testing.T) {
 			variance := (sum2 - sum*sum/n) / (n - 1)
 			seMean := math.Sqrt(tt.lambda / n)
 			seVar := math.Sqrt((tt.lambda + 2*tt.lambda*tt.lambda) / n)
+			t.Logf("λ = %g, n = %d: mean %.6g (SE %.2g), variance %.6g (SE %.2g)", tt.lambda, tt.n, mean, seMean, variance, seVar)
 			if math.Abs(mean-tt.lambda) > 5*seMean {
 				t.Errorf("mean %.6g, want %g ± %.3g (5 SE)", mean, tt.lambda, 5*seMean)
 			}
@@ -82,7 +81,6 @@ func TestPoissonMeanAndVariance(t *testing.T) {
 // which a sampler with the right mean and variance but the wrong shape
 // (for example a rounded normal at λ = 40) far exceeds.
 func TestPoissonGoodnessOfFit(t *testing.T) {
-	const z9999 = 3.719 // standard normal 0.9999-quantile
 	tests := []struct {
 		name   string
 		lambda float64
@@ -133,7 +131,8 @@ func TestPoissonGoodnessOfFit(t *testing.T) {
 				chi2 += d * d / cellsExp[c]
 			}
 			nu := float64(len(cellsObs) - 1)
-			limit := chiSquareQuantile(nu, z9999)
+			limit := chiSquareLimit(nu)
+			t.Logf("λ = %g, n = %d: chi-square %.2f over %d cells, 0.9999 limit %.2f", tt.lambda, tt.n, chi2, len(cellsObs), limit)
 			if chi2 > limit {
 				t.Errorf("chi-square %.2f over %d cells exceeds the 0.9999 quantile %.2f", chi2, len(cellsObs), limit)
 			}
@@ -231,7 +230,7 @@ func TestFloat64AndIntnRanges(t *testing.T) {
 		d := c - draws/n
 		chi2 += d * d / (draws / n)
 	}
-	if limit := chiSquareQuantile(n-1, 3.719); chi2 > limit {
+	if limit := chiSquareLimit(n - 1); chi2 > limit {
 		t.Errorf("intn(%d) counts %v: chi-square %.2f > %.2f", n, counts, chi2, limit)
 	}
 }
