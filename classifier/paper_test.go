@@ -1129,10 +1129,11 @@ func TestSMOTENeighboursAreTheKNearest(t *testing.T) {
 //	ε = 1/4 → α = log 3;  ε = 1/3 → α = log 2;  ε ≥ 1/2 → α = 0 (abstains);
 //	ε = 0 → α = log((1−10⁻⁶)/10⁻⁶) (finite, the documented floor).
 //
-// Bug caught: scikit-multiflow's online boosting ports weight every member
-// by log((1−ε)/ε) unclamped, so a member with ε = 3/4 gets −log 3 and
-// votes for the class it does not predict (the first case would score
-// log 3/log 2 > 1), and one with ε = 0 divides by zero.
+// Bug caught: scikit-multiflow's online_csb2.py and online_rus_boost.py
+// weight every member by log((1−ε)/ε) unclamped, so a member with ε = 3/4
+// gets −log 3 and votes for the class it does not predict (the first case
+// would score log 3/log 2 > 1); for a member with ε = 0 the division by
+// zero is caught and its vote skipped, so the best member is ignored.
 func TestScoreWeightsByHand(t *testing.T) {
 	floor := math.Log((1 - 1e-6) / 1e-6)
 	oza := func(sc, sw float64) refSums { return refSums{sc: sc, sw: sw} }
