@@ -170,11 +170,18 @@ func TestStreamReader(t *testing.T) {
 	}
 	rec := r.NewRecord()
 	n := 0
+	var anns []Annotation
 	for err = r.ReadRecord(rec); err == nil; err = r.ReadRecord(rec) {
 		if rec.Onset.Seconds() != float64(n) {
 			t.Fatalf("record %d onset %v", n, rec.Onset)
 		}
+		if anns, err = rec.AppendAnnotations(anns); err != nil {
+			t.Fatal(err)
+		}
 		n++
+	}
+	if len(anns) != 2 || anns[0].Text != "RECORD START" || anns[0].Record != 0 || anns[0].Signal != 11 || anns[1].Text != "REC STOP" || anns[1].Record != 1 {
+		t.Errorf("annotations %+v", anns)
 	}
 	if n != 19 || !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "stream ended in data record 19 of 20 after 4492 of its 4502 bytes") {
 		t.Errorf("read %d records, then %v", n, err)

@@ -164,6 +164,24 @@ func (rec *Record) Raw(i int) []byte {
 	return rec.raw[rec.r.offs[i] : rec.r.offs[i]+n]
 }
 
+// AppendAnnotations decodes the TALs of every annotation signal of the
+// record and appends one Annotation per non-empty text to dst, with Record
+// and Signal set. It works with stream readers too.
+func (rec *Record) AppendAnnotations(dst []Annotation) ([]Annotation, error) {
+	for _, sig := range rec.r.ann {
+		first := len(dst)
+		var err error
+		dst, err = AppendTALs(dst, rec.Raw(sig))
+		for k := first; k < len(dst); k++ {
+			dst[k].Record, dst[k].Signal = rec.Index, sig
+		}
+		if err != nil {
+			return dst, rec.r.talErr(rec.Index, sig, err)
+		}
+	}
+	return dst, nil
+}
+
 // ReadRecord reads the next record into rec, which must come from
 // r.NewRecord. It returns io.EOF after the last record, or the truncation
 // error when the file ends early. It allocates nothing for a well-formed

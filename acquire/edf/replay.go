@@ -48,7 +48,9 @@ type Skipped struct {
 // V, nV in any case) and passed through in their own unit otherwise.
 // Frame.Time and Frame.Seq are computed from the record onsets and the
 // sample index, exactly; in EDF+D files the first frame after a gap
-// carries acquire.FlagGap and Seq jumps by the frames missing.
+// carries acquire.FlagGap and Seq jumps by the frames missing. At most
+// acquire.MaxChannels signals are served (the width of a Frame's quality
+// masks); further ones are listed by Skipped.
 type Replay struct {
 	r       *Reader
 	cfg     ReplayConfig

@@ -90,6 +90,11 @@ func TestReplaySkipsSignals(t *testing.T) {
 		// The one EEG signal wins over two others.
 		{"edfize/simulated-01.edf", 2, 1, []string{`0 SaO2: rate 1 Hz differs from the common 2 Hz`, `1 H.R.: rate 1 Hz differs from the common 2 Hz`}},
 		{"mne-testing-data/test_bdf_stim_channel.bdf", 500, 4, nil},
+		// 73 BioSemi channels: a Frame's quality masks hold 64.
+		{"mne-python/test.bdf", 2048, 64, []string{
+			"64 EXG1: more than 64 channels", "65 REOG: more than 64 channels", "66 LEOG: more than 64 channels",
+			"67 IEOG: more than 64 channels", "68 EXG5: more than 64 channels", "69 M2: more than 64 channels",
+			"70 M1: more than 64 channels", "71 EXG8: more than 64 channels", "72 Status: more than 64 channels"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
