@@ -56,8 +56,13 @@ type Signal struct {
 	Prefilter         string
 	SamplesPerRecord  int
 	Reserved          string
+}
 
-	gain float64 // (PhysicalMax-PhysicalMin)/(DigitalMax-DigitalMin)
+// Gain returns the physical size of one digital step,
+// (PhysicalMax − PhysicalMin)/(DigitalMax − DigitalMin); it is negative for
+// an inverted physical range.
+func (s *Signal) Gain() float64 {
+	return (s.PhysicalMax - s.PhysicalMin) / float64(s.DigitalMax-s.DigitalMin)
 }
 
 // IsAnnotation reports whether s is an "EDF Annotations" or "BDF
@@ -70,13 +75,13 @@ func (s *Signal) IsAnnotation() bool {
 // EDF specification states: (d − dmin)·(pmax − pmin)/(dmax − dmin) + pmin.
 // An inverted physical range (pmin > pmax) inverts the signal.
 func (s *Signal) Physical(d int32) float64 {
-	return float64(int64(d)-int64(s.DigitalMin))*s.gain + s.PhysicalMin
+	return float64(int64(d)-int64(s.DigitalMin))*s.Gain() + s.PhysicalMin
 }
 
 // Digital converts a physical value to the nearest digital value, clipped
 // to [DigitalMin, DigitalMax]. NaN maps to DigitalMin.
 func (s *Signal) Digital(p float64) int32 {
-	v := (p-s.PhysicalMin)/s.gain + float64(s.DigitalMin)
+	v := (p-s.PhysicalMin)/s.Gain() + float64(s.DigitalMin)
 	if !(v > float64(s.DigitalMin)) { // also NaN
 		return int32(s.DigitalMin)
 	}
@@ -302,7 +307,6 @@ func parseSignals(h *Header, b []byte, ns int) error {
 			return signalErr(h, i, "physical minimum", 256+ns*(16+80+8)+i*8,
 				fmt.Errorf("%g equals the physical maximum", s.PhysicalMin))
 		}
-		s.gain = (s.PhysicalMax - s.PhysicalMin) / float64(s.DigitalMax-s.DigitalMin)
 	}
 	return nil
 }
@@ -310,14 +314,14 @@ func parseSignals(h *Header, b []byte, ns int) error {
 // checkIntField bounds the digital limits to the sample width and the
 // number of samples to something positive.
 func checkIntField(f int, v int64, bdf bool) error {
-	lo, hi := int64(-32768), int64(32767)
+	lo, hi, bits := int64(-32768), int64(32767), 16
 	if bdf {
-		lo, hi = -8388608, 8388607
+		lo, hi, bits = -8388608, 8388607, 24
 	}
 	switch f {
 	case 5, 6:
 		if v < lo || v > hi {
-			return fmt.Errorf("%d: outside the %d-bit range %d..%d", v, map[bool]int{false: 16, true: 24}[bdf], lo, hi)
+			return fmt.Errorf("%d: outside the %d-bit range %d..%d", v, bits, lo, hi)
 		}
 	case 8:
 		if v < 1 || v > maxRecordBytes {

@@ -268,7 +268,7 @@ func (r *Reader) talErr(rec int64, sig int, err error) error {
 // decode16 converts little-endian 16-bit two's complement samples.
 func decode16(dst []float64, b []byte, s *Signal) {
 	b = b[:2*len(dst)]
-	dmin, gain, pmin := float64(s.DigitalMin), s.gain, s.PhysicalMin
+	dmin, gain, pmin := float64(s.DigitalMin), s.Gain(), s.PhysicalMin
 	for k := range dst {
 		d := int16(uint16(b[2*k]) | uint16(b[2*k+1])<<8)
 		dst[k] = (float64(d)-dmin)*gain + pmin
@@ -278,7 +278,7 @@ func decode16(dst []float64, b []byte, s *Signal) {
 // decode24 converts little-endian 24-bit two's complement samples.
 func decode24(dst []float64, b []byte, s *Signal) {
 	b = b[:3*len(dst)]
-	dmin, gain, pmin := float64(s.DigitalMin), s.gain, s.PhysicalMin
+	dmin, gain, pmin := float64(s.DigitalMin), s.Gain(), s.PhysicalMin
 	for k := range dst {
 		d := int32(uint32(b[3*k])<<8|uint32(b[3*k+1])<<16|uint32(b[3*k+2])<<24) >> 8
 		dst[k] = (float64(d)-dmin)*gain + pmin

@@ -15,8 +15,8 @@ import (
 type WriterConfig struct {
 	BDF                bool   // false: EDF+ (16-bit); true: BDF+ (24-bit)
 	Patient, Recording string // EDF+ subfields; "X X X X" and "X X X" when empty
-	// Start is the wall-clock start of the first sample. The header holds
-	// whole seconds; a fraction of a second goes into the records'
+	// Start is the wall-clock start of the first sample, written as UTC
+	// clock time. The header holds whole seconds; a fraction of a second goes into the records'
 	// time-keeping annotations. The zero time writes 01.01.85 00.00.00 and
 	// "Startdate X".
 	Start          time.Time

@@ -91,7 +91,6 @@ func writerHeader(cfg WriterConfig, width int) (*Header, error) {
 				return nil, err
 			}
 		}
-		s.gain = (s.PhysicalMax - s.PhysicalMin) / float64(s.DigitalMax-s.DigitalMin)
 		h.Signals[i] = s
 		total += s.SamplesPerRecord
 	}

@@ -106,7 +106,7 @@ func roundTrip(t *testing.T, cfg WriterConfig, data [][][]float64, notes []note)
 		}
 		for s, sig := range want {
 			hs := &h.Signals[s]
-			step := math.Abs(hs.gain)
+			step := math.Abs(hs.Gain())
 			lo, hi := math.Min(hs.PhysicalMin, hs.PhysicalMax), math.Max(hs.PhysicalMin, hs.PhysicalMax)
 			for k, v := range sig {
 				v = math.Max(lo, math.Min(hi, v)) // clipped
