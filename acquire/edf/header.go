@@ -44,18 +44,19 @@ type Header struct {
 	Warnings []string
 }
 
-// Signal is the header block of one signal.
+// Signal is the header block of one signal. Text fields have their
+// padding removed.
 type Signal struct {
-	Label             string
-	Transducer        string
-	PhysicalDimension string
-	PhysicalMin       float64
-	PhysicalMax       float64
-	DigitalMin        int
-	DigitalMax        int
-	Prefilter         string
-	SamplesPerRecord  int
-	Reserved          string
+	Label             string  // e.g. "EEG Fp1-F7", "EDF Annotations"
+	Transducer        string  // e.g. "AgAgCl electrode"
+	PhysicalDimension string  // unit, e.g. "uV"
+	PhysicalMin       float64 // physical value of DigitalMin
+	PhysicalMax       float64 // physical value of DigitalMax (may be below PhysicalMin)
+	DigitalMin        int     // smallest digital value
+	DigitalMax        int     // largest digital value
+	Prefilter         string  // e.g. "HP:0.1Hz LP:75Hz"
+	SamplesPerRecord  int     // samples of this signal in each data record
+	Reserved          string  // the signal's reserved field
 }
 
 // Gain returns the physical size of one digital step,

@@ -106,6 +106,7 @@ func parseSeconds(b []byte, signed bool) (time.Duration, error) {
 	return d, nil
 }
 
+// numberError is a reason a decimal number was refused.
 type numberError string
 
 func (e numberError) Error() string { return string(e) }
@@ -118,7 +119,7 @@ const (
 	errNotNumber      numberError = "not a decimal number"
 )
 
-// formatSeconds writes d as a decimal number of seconds with no trailing
+// appendSeconds writes d as a decimal number of seconds with no trailing
 // zeros ("1", "0.5", "9.59375"), exactly.
 func appendSeconds(dst []byte, d time.Duration) []byte {
 	if d < 0 {

@@ -31,6 +31,7 @@ type TALError struct {
 	Msg    string
 }
 
+// Error describes the problem and its offset.
 func (e *TALError) Error() string {
 	return fmt.Sprintf("TAL at byte %d: %s", e.Offset, e.Msg)
 }
