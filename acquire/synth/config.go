@@ -1,0 +1,207 @@
+package synth
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+)
+
+// Defaults and limits of a Config.
+const (
+	DefaultChannels   = 8
+	DefaultRate       = 256
+	DefaultDuration   = 30 * time.Minute
+	DefaultSeizureMin = 30 * time.Second
+	DefaultSeizureMax = 90 * time.Second
+
+	// MinRate and MaxRate bound Config.Rate in Hz.
+	MinRate = 64
+	MaxRate = 4096
+	// MinSeizure and MaxSeizure bound a seizure's duration.
+	MinSeizure = 10 * time.Second
+	MaxSeizure = 30 * time.Minute
+	// SeizureGap is the room each seizure placed by count needs beyond its
+	// own duration: half before, half after (post-ictal recovery and an
+	// interictal stretch).
+	SeizureGap = 60 * time.Second
+	// MaxBlinksPerMinute and MaxMusclePerMinute bound the artifact rates.
+	MaxBlinksPerMinute = 60
+	MaxMusclePerMinute = 10
+)
+
+// DefaultStart is the wall-clock time of the first frame when Config.Start
+// is zero. It does not depend on the seed.
+var DefaultStart = time.Date(2024, time.January, 1, 8, 0, 0, 0, time.UTC)
+
+// ErrConfig is wrapped by every error New returns for a bad Config; the
+// message names the field.
+var ErrConfig = errors.New("synth: invalid config")
+
+// Config describes a simulated patient. A zero Channels, Rate, Duration,
+// SeizureMin, SeizureMax or Start selects the default; a zero Seizures,
+// BlinksPerMinute or MusclePerMinute means none. DefaultConfig fills in
+// typical artifact rates.
+type Config struct {
+	// Channels is the number of EEG channels, 1 to acquire.MaxChannels;
+	// zero selects len(Labels), or DefaultChannels without labels.
+	Channels int
+	// Labels names the channels; empty selects DefaultLabels(Channels). A
+	// label "A-B" naming two 10–20 electrodes (e.g. "Fp1-F7", optionally
+	// prefixed "EEG ") places the channel there; other labels are placed
+	// on a spiral over the scalp.
+	Labels []string
+	// Rate is the sampling rate in Hz, MinRate to MaxRate.
+	Rate int
+	// Duration is the length of the recording, at least one second,
+	// truncated to a whole number of samples.
+	Duration time.Duration
+	// Start is the wall-clock time of the first frame (Info().Start).
+	Start time.Time
+	// Seizures is how many seizures are placed at seeded times: the
+	// recording is cut into that many equal slots and each seizure falls
+	// at a random place in its slot, at least SeizureGap/2 from the slot's
+	// ends. With Onsets it must be 0 or len(Onsets).
+	Seizures int
+	// Onsets places the seizures at these times from the start instead
+	// (ascending; each must end, after at most SeizureMax, before the next
+	// begins and before the recording ends).
+	Onsets []time.Duration
+	// SeizureMin and SeizureMax bound each seizure's seeded duration,
+	// within MinSeizure and MaxSeizure.
+	SeizureMin, SeizureMax time.Duration
+	// BlinksPerMinute is the mean rate of eye blinks.
+	BlinksPerMinute float64
+	// MusclePerMinute is the mean rate of muscle (EMG) bursts.
+	MusclePerMinute float64
+	// Seed selects the patient: its background, alpha rhythm, seizure
+	// times, foci and rhythms and its artifacts. The same seed gives
+	// bit-identical samples on every architecture.
+	Seed uint64
+}
+
+// DefaultConfig returns the configuration of the default patient: 8
+// channels at 256 Hz for 30 minutes, two seizures of 30 to 90 s, six blinks
+// and half a muscle burst a minute, seed 1.
+func DefaultConfig() Config {
+	return Config{
+		Channels:        DefaultChannels,
+		Rate:            DefaultRate,
+		Duration:        DefaultDuration,
+		Seizures:        2,
+		SeizureMin:      DefaultSeizureMin,
+		SeizureMax:      DefaultSeizureMax,
+		BlinksPerMinute: 6,
+		MusclePerMinute: 0.5,
+		Seed:            1,
+	}
+}
+
+func fieldError(field, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrConfig, field, fmt.Sprintf(format, args...))
+}
+
+// normalised returns cfg with defaults filled in, or an error naming the
+// first bad field.
+func (cfg Config) normalised() (Config, error) {
+	c := cfg
+	if c.Channels < 0 || c.Channels > acquire.MaxChannels {
+		return c, fieldError("Channels", "%d is outside 1..%d", c.Channels, acquire.MaxChannels)
+	}
+	switch {
+	case len(c.Labels) == 0:
+		if c.Channels == 0 {
+			c.Channels = DefaultChannels
+		}
+		c.Labels = DefaultLabels(c.Channels)
+	case c.Channels == 0:
+		c.Channels = len(c.Labels)
+		if c.Channels > acquire.MaxChannels {
+			return c, fieldError("Labels", "%d labels, more than %d channels", c.Channels, acquire.MaxChannels)
+		}
+		c.Labels = append([]string(nil), c.Labels...)
+	case len(c.Labels) != c.Channels:
+		return c, fieldError("Labels", "%d labels for %d channels", len(c.Labels), c.Channels)
+	default:
+		c.Labels = append([]string(nil), c.Labels...)
+	}
+	for i, l := range c.Labels {
+		if l == "" {
+			return c, fieldError(fmt.Sprintf("Labels[%d]", i), "empty label")
+		}
+		for j := range i {
+			if c.Labels[j] == l {
+				return c, fieldError(fmt.Sprintf("Labels[%d]", i), "%q repeats Labels[%d]", l, j)
+			}
+		}
+	}
+	if c.Rate == 0 {
+		c.Rate = DefaultRate
+	}
+	if c.Rate < MinRate || c.Rate > MaxRate {
+		return c, fieldError("Rate", "%d Hz is outside %d..%d Hz", c.Rate, MinRate, MaxRate)
+	}
+	if c.Duration == 0 {
+		c.Duration = DefaultDuration
+	}
+	if c.Duration < time.Second {
+		return c, fieldError("Duration", "%v is shorter than 1s", c.Duration)
+	}
+	if c.Start.IsZero() {
+		c.Start = DefaultStart
+	}
+	if c.SeizureMin == 0 {
+		c.SeizureMin = DefaultSeizureMin
+	}
+	if c.SeizureMax == 0 {
+		c.SeizureMax = max(DefaultSeizureMax, c.SeizureMin)
+	}
+	if c.SeizureMin < MinSeizure || c.SeizureMin > MaxSeizure {
+		return c, fieldError("SeizureMin", "%v is outside %v..%v", c.SeizureMin, MinSeizure, MaxSeizure)
+	}
+	if c.SeizureMax < c.SeizureMin || c.SeizureMax > MaxSeizure {
+		return c, fieldError("SeizureMax", "%v is outside SeizureMin (%v)..%v", c.SeizureMax, c.SeizureMin, MaxSeizure)
+	}
+	if c.Seizures < 0 {
+		return c, fieldError("Seizures", "%d is negative", c.Seizures)
+	}
+	if len(c.Onsets) > 0 {
+		if c.Seizures != 0 && c.Seizures != len(c.Onsets) {
+			return c, fieldError("Seizures", "%d does not match the %d Onsets", c.Seizures, len(c.Onsets))
+		}
+		c.Seizures = len(c.Onsets)
+		c.Onsets = append([]time.Duration(nil), c.Onsets...)
+		for i, o := range c.Onsets {
+			name := fmt.Sprintf("Onsets[%d]", i)
+			switch {
+			case o < 0:
+				return c, fieldError(name, "%v is negative", o)
+			case o+c.SeizureMax > c.Duration:
+				return c, fieldError(name, "a seizure at %v may last %v, past the end of the recording (%v)", o, c.SeizureMax, c.Duration)
+			case i > 0 && c.Onsets[i-1]+c.SeizureMax >= o:
+				return c, fieldError(name, "a seizure at %v begins before the one at %v (lasting up to %v) may have ended", o, c.Onsets[i-1], c.SeizureMax)
+			}
+		}
+	} else if c.Seizures > 0 {
+		if fit := int64(c.Duration / (c.SeizureMax + SeizureGap)); int64(c.Seizures) > fit {
+			return c, fieldError("Seizures", "%d seizures of up to %v, each with %v around it, do not fit in Duration (%v): at most %d",
+				c.Seizures, c.SeizureMax, SeizureGap, c.Duration, fit)
+		}
+	}
+	if err := checkRate("BlinksPerMinute", c.BlinksPerMinute, MaxBlinksPerMinute); err != nil {
+		return c, err
+	}
+	if err := checkRate("MusclePerMinute", c.MusclePerMinute, MaxMusclePerMinute); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func checkRate(field string, v, limit float64) error {
+	if math.IsNaN(v) || v < 0 || v > limit {
+		return fieldError(field, "%v is outside 0..%v", v, limit)
+	}
+	return nil
+}

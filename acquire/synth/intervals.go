@@ -1,0 +1,42 @@
+package synth
+
+import (
+	"sort"
+
+	"github.com/ictal/ictal/acquire"
+)
+
+// Interval texts.
+const (
+	TextSeizure = "seizure"
+	TextBlink   = "artifact: blink"
+	TextMuscle  = "artifact: muscle"
+)
+
+// Intervals lists the seizures (Seizure true, text "seizure") and the
+// artifacts (Seizure false, texts "artifact: blink" and "artifact:
+// muscle") of the whole recording, ordered by start. It replays the
+// artifact streams from the beginning, so it costs time proportional to
+// the number of artifacts, not of samples.
+func (p *Patient) Intervals() []acquire.Interval {
+	var out []acquire.Interval
+	for _, s := range p.sz {
+		out = append(out, acquire.Interval{Start: p.stamp(s.onset), End: p.stamp(s.end), Text: TextSeizure, Seizure: true})
+	}
+	for _, e := range []events{p.blink0, p.muscle0} {
+		text := TextBlink
+		if e.kind == kindMuscle {
+			text = TextMuscle
+		}
+		for ; e.cur.start < p.total; e.advance() {
+			out = append(out, acquire.Interval{Start: p.stamp(e.cur.start), End: p.stamp(min(e.cur.end, p.total)), Text: text})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+var (
+	_ acquire.Source  = (*Patient)(nil)
+	_ acquire.Labeled = (*Patient)(nil)
+)
