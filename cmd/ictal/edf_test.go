@@ -182,3 +182,25 @@ func parseF(s string) float64 {
 	}
 	return v
 }
+
+// TestEDFTruncatedFile checks that a cut file is reported, never silent:
+// info says so, cat prints the complete records and then fails.
+func TestEDFTruncatedFile(t *testing.T) {
+	b, err := os.ReadFile(edfConformance(t, "edfreader-r/edfPlusC.edf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/cut.edf"
+	if err := os.WriteFile(path, b[:50000], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runEDFCommand(t, "info", path)
+	if code != 0 || !strings.Contains(out, `"records":10,`) || !strings.Contains(out, `"truncated":"edf: data truncated: header declares 20 data records of 4502 bytes, file holds 10 complete records and 1652 bytes more (43368 bytes missing)"`) {
+		t.Errorf("info: exit %d\n%s", code, out)
+	}
+	out, errOut, code := runEDFCommand(t, "cat", path, "-signals", "0")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 1 || len(lines) != 1+10*200 || !strings.Contains(errOut, "data truncated") {
+		t.Errorf("cat: exit %d, %d lines, stderr %q", code, len(lines), errOut)
+	}
+}
