@@ -50,11 +50,11 @@ const (
 
 // Limits that keep a model (and a checkpoint being loaded) to a sane size.
 const (
-	MaxFeatures  = 1 << 14
+	MaxFeatures  = 4096
 	MaxMembers   = 1024
 	MaxNeighbors = 256
 	MaxMemory    = 1 << 20
-	maxStateSize = 1 << 31 // bytes of encoded state
+	maxStateSize = 1<<31 - 1 // bytes of encoded state
 )
 
 // Config selects and parameterises an online ensemble. Zero values mean the
@@ -179,11 +179,12 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 	if c.Memory < 2 || c.Memory > MaxMemory {
 		return c, 0, false, fmt.Errorf("classifier: Config.Memory %d: want 2..%d", c.Memory, MaxMemory)
 	}
-	size := c.Members * learnerEncodedLen(c.Learner, c.Features)
+	// In int64: the product overflows a 32-bit int long before the limit.
+	size := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features))
 	if a.smote() {
-		size += c.Memory * c.Features * 8
+		size += int64(c.Memory) * int64(c.Features) * 8
 	}
-	if size > maxStateSize || size < 0 {
+	if size > maxStateSize {
 		return c, 0, false, fmt.Errorf("classifier: Config: %s with %d members of %s at %d features needs %d bytes of state, over the %d limit",
 			c.Algorithm, c.Members, c.Learner, c.Features, size, maxStateSize)
 	}

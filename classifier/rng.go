@@ -59,9 +59,10 @@ func mul64(x, y uint64) (hi, lo uint64) {
 }
 
 // maxLambda bounds a Poisson mean. Online boosting's λ is a ratio of
-// running sums and stays far below this in practice; the bound only keeps
-// a pathological stream from producing draws that overflow int.
-const maxLambda = 1e15
+// running sums and stays far below this in practice; the bound keeps a
+// pathological stream's draws (at most about 1e9 + 3e5) inside a 32-bit
+// int, the int of the ARM boards ictal runs on.
+const maxLambda = 1e9
 
 // poissonSmall is the mean below which poisson uses inversion.
 const poissonSmall = 10
