@@ -89,9 +89,35 @@ func TestLDAMatchesBatch(t *testing.T) {
 			// The factor is rebuilt here as s·L·Lᵀ − diag(p), each entry a
 			// sum of d products: a few ulps of the largest entry.
 			lrnCheckSym(t, "pooled scatter", lrnScatter(&l.f), pooled, 1e-12)
+			if beta == 1 {
+				for j, r := range l.f.rho {
+					if l.f.p[j] != r {
+						t.Errorf("prior mass %d = %g without forgetting, want ρ = %g", j, l.f.p[j], r)
+					}
+				}
+				return
+			}
+			// The spread is the two-pass statistics of all examples.
+			all := make([]lrnExample, len(ex))
+			for i, e := range ex {
+				all[i] = lrnExample{e.x, true, e.w}
+			}
+			ba := lrnBatchStats(all, d, beta, true)
+			lrnCheckMean(t, "spread", l.all.t, l.all.mu, ba)
+			for j := range d {
+				if v := ba.s.At(j, j) / ba.t; lrnRelErr(l.all.v[j], v, v) > 1e-11 {
+					t.Errorf("spread variance %d = %v, batch %v", j, l.all.v[j], v)
+				}
+			}
+			// The coordinate refilled last holds ν pseudo-examples at the
+			// spread; every coordinate was refilled at most d−1 calls ago.
+			last := (l.f.next + d - 1) % d
+			if got, want := l.f.p[last], priorWeight*l.all.v[last]; lrnRelErr(got, want, want) > 1e-12 {
+				t.Errorf("prior mass of the last refilled coordinate %d = %g, want %g", last, got, want)
+			}
 			for j, r := range l.f.rho {
-				if lo := r * math.Pow(beta, d); l.f.p[j] > r || l.f.p[j] < lo*(1-1e-12) {
-					t.Errorf("prior mass %d = %g, want within [%g, %g]", j, l.f.p[j], lo, r)
+				if lo := r * math.Pow(beta, d-1); l.f.p[j] < lo*(1-1e-12) {
+					t.Errorf("prior mass %d = %g, below ρ·β^(d−1) = %g", j, l.f.p[j], lo)
 				}
 			}
 		})

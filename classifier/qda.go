@@ -18,11 +18,13 @@ import "math"
 //	Σ_c = (S_c + diag(ρ_c)) / T_c,
 //
 // held as the factor of S_c + diag(p_c) with a lazy scale (covFactor) and
-// updated by one rank-one update per call. With β < 1 the prior of the
-// class just learned is refilled one coordinate per call; the other class
-// only decays, which leaves its Σ unchanged (its S, prior and T shrink
-// together). A class whose weight underflows to 0 has been forgotten
-// entirely and restarts, prior included, with its next example.
+// updated by one rank-one update per call. With β < 1 the prior of both
+// classes is refilled one coordinate per call towards ν pseudo-examples at
+// the recent spread of the data (see covFactor): a class that has not been
+// seen for a while thus widens as its own data fade, rather than staying a
+// needle around its last few points. A class whose weight underflows to 0
+// has been forgotten entirely and restarts, prior included, with its next
+// example.
 //
 // The log-odds are computed in the log domain from log-determinants and
 // quadratic forms (forward substitution, O(d²)):
@@ -38,6 +40,7 @@ type qda struct {
 	t    [2]float64
 	mu   [2][]float64
 	f    [2]covFactor
+	all  spread // with β < 1: both classes' recent spread
 
 	z     []float64 // scratch
 	hld   [2]float64
@@ -54,6 +57,7 @@ func newQDA(d int, beta float64) *qda {
 		beta:  beta,
 		mu:    [2][]float64{buf[:d:d], buf[d : 2*d : 2*d]},
 		f:     [2]covFactor{newCovFactor(d), newCovFactor(d)},
+		all:   newSpread(d),
 		z:     buf[2*d:],
 		dirty: true,
 	}
@@ -79,6 +83,9 @@ func (q *qda) learn(x []float64, positive bool, w float64) {
 	if !f.started {
 		f.start(x)
 	}
+	if q.beta != 1 {
+		q.all.learn(x, w, q.beta)
+	}
 	t := q.t[c]
 	t1 := t + w
 	q.t[c] = t1
@@ -97,7 +104,11 @@ func (q *qda) learn(x []float64, positive bool, w float64) {
 		f.add(u, math.Sqrt(w*(t/t1)))
 	}
 	if q.beta != 1 {
-		f.refill(q.z)
+		for o := range 2 {
+			if g := &q.f[o]; g.started {
+				g.refill(q.z, q.all.target(g.next))
+			}
+		}
 	}
 	q.dirty = true
 }
@@ -138,8 +149,10 @@ func (q *qda) logOdds(x []float64) float64 {
 func (q *qda) predict(x []float64) bool { return q.logOdds(x) > 0 }
 
 // qdaEncodedLen is the size of an encoded qda of dimension d: d and β,
-// then per class (negative first) T, μ and the factor.
-func qdaEncodedLen(d int) int { return 8*(2+2*(1+d)) + 2*covFactorEncodedLen(d) }
+// per class (negative first) T, μ and the factor, then the spread.
+func qdaEncodedLen(d int) int {
+	return 8*(2+2*(1+d)) + 2*covFactorEncodedLen(d) + spreadEncodedLen(d)
+}
 
 func (q *qda) encodedLen() int { return qdaEncodedLen(q.d) }
 
@@ -151,7 +164,7 @@ func (q *qda) appendBinary(b []byte) []byte {
 		b = appendF64s(b, q.mu[c])
 		b = q.f[c].appendBinary(b)
 	}
-	return b
+	return q.all.appendBinary(b)
 }
 
 func (q *qda) decode(d *decoder) error {
@@ -176,6 +189,7 @@ func (q *qda) decodeState(d *decoder) error {
 			d.fail(name + " covariance: prior present exactly when the class has weight")
 		}
 	}
+	q.all.decode(d, "qda spread")
 	q.dirty = true
 	return d.err
 }
@@ -187,5 +201,6 @@ func (q *qda) reset() {
 		clear(q.mu[c])
 		q.f[c].reset()
 	}
+	q.all.reset()
 	q.dirty = true
 }
