@@ -1,0 +1,186 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/acquire/synth"
+)
+
+func init() {
+	register("synth", "write a simulated patient's EEG as an EDF+ file with seizure annotations", runSynth)
+}
+
+// synthRange is the physical range written for every channel, in µV: wide
+// enough that seizures (a few hundred µV) and blinks (up to 300 µV) never
+// clip, with 16-bit samples a resolution of 6400/65535 ≈ 0.098 µV.
+const synthRange = 3200.0
+
+// synthSeizure describes one seizure in the summary printed on stdout.
+type synthSeizure struct {
+	Onset    float64  `json:"onset"`
+	Duration float64  `json:"duration"`
+	Focus    []string `json:"focus"`
+	StartHz  float64  `json:"start_hz"`
+	EndHz    float64  `json:"end_hz"`
+	Reached  int      `json:"channels_reached"`
+}
+
+// synthSummary is the JSON line printed on stdout after the file is written.
+type synthSummary struct {
+	File        string         `json:"file"`
+	Channels    int            `json:"channels"`
+	Rate        int            `json:"rate"`
+	Duration    float64        `json:"duration"`
+	Seed        uint64         `json:"seed"`
+	Resolution  float64        `json:"resolution_uv"`
+	Clipped     int64          `json:"clipped"`
+	Annotations int            `json:"annotations"`
+	Seizures    []synthSeizure `json:"seizures"`
+}
+
+// runSynth implements `ictal synth -o FILE.edf [-duration 30m] [-channels 8]
+// [-rate 256] [-seizures 2] [-seed 1] [-blinks 6] [-muscle 0.5]`.
+func runSynth(args []string, stdout, stderr io.Writer) error {
+	def := synth.DefaultConfig()
+	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "EDF+ file to write (required)")
+	duration := fs.Duration("duration", def.Duration, "length of the recording, a whole number of seconds")
+	channels := fs.Int("channels", def.Channels, fmt.Sprintf("number of channels, 1 to %d (the first 23 follow the CHB-MIT bipolar montage)", acquire.MaxChannels))
+	rate := fs.Int("rate", def.Rate, fmt.Sprintf("sampling rate in Hz, %d to %d", synth.MinRate, synth.MaxRate))
+	seizures := fs.Int("seizures", def.Seizures, "number of seizures")
+	seed := fs.Uint64("seed", def.Seed, "seed of the simulated patient")
+	blinks := fs.Float64("blinks", def.BlinksPerMinute, "eye blinks per minute (0: none)")
+	muscle := fs.Float64("muscle", def.MusclePerMinute, "muscle artifact bursts per minute (0: none)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ictal synth -o FILE.edf [-duration 30m] [-channels 8] [-rate 256] [-seizures 2] [-seed 1] [-blinks 6] [-muscle 0.5]")
+		fmt.Fprintln(stderr, "Writes a simulated patient's EEG as an EDF+ file: one-second records, channels \"EEG Fp1-F7\" …")
+		fmt.Fprintf(stderr, "in uV over ±%g uV (16 bits, resolution %.4f uV), annotated with \"seizure\" (onset, duration)\n", synthRange, 2*synthRange/65535)
+		fmt.Fprintln(stderr, "and \"artifact: blink\" / \"artifact: muscle\". The same flags give the same file. Progress goes")
+		fmt.Fprintln(stderr, "to stderr; a JSON summary (seizure onsets, foci and rhythms) to stdout.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case *out == "":
+		return errors.New("-o is required")
+	case *duration <= 0 || *duration%time.Second != 0:
+		return fmt.Errorf("-duration %v: must be a positive whole number of seconds", *duration)
+	case *channels < 1:
+		return fmt.Errorf("-channels %d: must be at least 1", *channels)
+	}
+	cfg := def
+	cfg.Duration, cfg.Channels, cfg.Rate, cfg.Seizures, cfg.Seed = *duration, *channels, *rate, *seizures, *seed
+	cfg.BlinksPerMinute, cfg.MusclePerMinute = *blinks, *muscle
+	p, err := synth.New(cfg)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	summary, err := writeSynth(f, p, stderr)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(*out)
+		return fmt.Errorf("%s: %w", *out, err)
+	}
+	summary.File = *out
+	return json.NewEncoder(stdout).Encode(summary)
+}
+
+// writeSynth writes p to w as EDF+ with one-second records and its
+// intervals as annotations.
+func writeSynth(w io.WriteSeeker, p *synth.Patient, stderr io.Writer) (synthSummary, error) {
+	info, cfg := p.Info(), p.Config()
+	specs := make([]edf.SignalSpec, len(info.Channels))
+	for i, c := range info.Channels {
+		specs[i] = edf.SignalSpec{
+			Label: "EEG " + c.Label, Transducer: "simulated (ictal synth)", PhysicalDimension: "uV",
+			PhysicalMin: -synthRange, PhysicalMax: synthRange, DigitalMin: -32768, DigitalMax: 32767,
+			SamplesPerRecord: cfg.Rate,
+		}
+	}
+	wr, err := edf.NewWriter(w, edf.WriterConfig{
+		Patient:        fmt.Sprintf("SYNTH-%d X X Simulated_patient", cfg.Seed),
+		Recording:      "X X ictal_synth",
+		Start:          info.Start,
+		RecordDuration: time.Second,
+		Signals:        specs,
+	})
+	if err != nil {
+		return synthSummary{}, err
+	}
+	intervals := p.Intervals()
+	for _, iv := range intervals {
+		if err := wr.Annotate(iv.Start, iv.End-iv.Start, iv.Text); err != nil {
+			return synthSummary{}, fmt.Errorf("annotation %q at %v: %w", iv.Text, iv.Start, err)
+		}
+	}
+	frame := acquire.NewFrame(len(info.Channels))
+	var clipped int64
+	total := p.Frames()
+	next := total / 10
+	for {
+		err := p.ReadFrame(frame)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return synthSummary{}, err
+		}
+		for _, v := range frame.Samples {
+			if math.Abs(v) > synthRange {
+				clipped++
+			}
+		}
+		if err := wr.WriteFrame(frame.Samples); err != nil {
+			return synthSummary{}, fmt.Errorf("frame %d: %w", frame.Seq, err)
+		}
+		if int64(frame.Seq)+1 == next {
+			fmt.Fprintf(stderr, "ictal synth: %3d%% %v of %v\n", 100*next/total, frame.Time.Round(time.Second), cfg.Duration)
+			next += total / 10
+		}
+	}
+	if err := wr.Close(); err != nil {
+		return synthSummary{}, err
+	}
+	if clipped > 0 {
+		fmt.Fprintf(stderr, "ictal synth: %d samples beyond ±%g uV were clipped\n", clipped, synthRange)
+	}
+	s := synthSummary{
+		Channels: len(info.Channels), Rate: cfg.Rate, Duration: cfg.Duration.Seconds(), Seed: cfg.Seed,
+		Resolution: 2 * synthRange / 65535, Clipped: clipped, Annotations: len(intervals), Seizures: []synthSeizure{},
+	}
+	for _, z := range p.Seizures() {
+		focus := make([]string, len(z.Focus))
+		for i, c := range z.Focus {
+			focus[i] = info.Channels[c].Label
+		}
+		s.Seizures = append(s.Seizures, synthSeizure{
+			Onset: z.Start.Seconds(), Duration: (z.End - z.Start).Seconds(), Focus: focus,
+			StartHz: math.Round(z.StartHz*100) / 100, EndHz: math.Round(z.EndHz*100) / 100, Reached: len(z.Reached),
+		})
+	}
+	fmt.Fprintf(stderr, "ictal synth: wrote %v of %d channels at %d Hz with %d seizures and %d annotations\n",
+		cfg.Duration, len(info.Channels), cfg.Rate, len(s.Seizures), len(intervals))
+	return s, nil
+}
