@@ -19,9 +19,9 @@ type Seizure struct {
 	// Reached lists the channels the discharge reaches before it ends, in
 	// the order it reaches them (the focus first).
 	Reached []int
-	// Onsets gives, for each channel of Reached, when the discharge
+	// Arrivals gives, for each channel of Reached, when the discharge
 	// reaches it, from Start.
-	Onsets []time.Duration
+	Arrivals []time.Duration
 }
 
 // seizure is a scheduled seizure and the parameters that make it unlike
@@ -230,7 +230,7 @@ func (p *Patient) Seizures() []Seizure {
 		}
 		sort.SliceStable(z.Reached, func(a, b int) bool { return delays[z.Reached[a]] < delays[z.Reached[b]] })
 		for _, c := range z.Reached {
-			z.Onsets = append(z.Onsets, p.stamp(delays[c]))
+			z.Arrivals = append(z.Arrivals, p.stamp(delays[c]))
 		}
 		out[i] = z
 	}

@@ -109,9 +109,6 @@ func established(s Seizure) (from, to float64) {
 func TestSeizureDominatesFocalChannel(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		p, x, base := ictalRecording(t, seed)
-		// The same channel and stretch of time in a patient without
-		// seizures (the background differs after the first seizure, so
-		// compare line length against the interictal parts instead).
 		for i, s := range p.Seizures() {
 			t.Run(fmt.Sprintf("seed %d seizure %d", seed, i), func(t *testing.T) {
 				c := s.Focus[0]
@@ -122,14 +119,19 @@ func TestSeizureDominatesFocalChannel(t *testing.T) {
 					t.Errorf("focal channel %d: RMS %.1f µV is only %.2f× background %.1f µV", c, rms(ictal), ratio, base[c])
 				}
 				bl := slice(x[c], 256, s.Start.Seconds()-40, s.Start.Seconds()-10)
-				if ll := lineLength(ictal) / lineLength(bl); ll < 2 {
+				ll := lineLength(ictal) / lineLength(bl)
+				if ll < 2 {
 					t.Errorf("focal channel %d: line length only %.2f× the pre-ictal one", c, ll)
 				}
-				lo, hi := min(s.StartHz, s.EndHz)-0.5, max(s.StartHz, s.EndHz)+0.5
+				// The rhythm glides as f0 + (f1−f0)·smoothstep(u); over the
+				// window u runs from 0.35 to 0.85. Allow the ±0.3 Hz wander
+				// and the 0.5 Hz bins.
+				glide := func(u float64) float64 { return s.StartHz + (s.EndHz-s.StartHz)*u*u*(3-2*u) }
+				lo, hi := min(glide(0.35), glide(0.85))-0.6, max(glide(0.35), glide(0.85))+0.6
 				if f := welch(ictal, 256, 512).peak(0.5, 30); f < lo || f > hi {
 					t.Errorf("focal channel %d: dominant frequency %.1f Hz outside the seizure's band %.1f–%.1f Hz", c, f, lo, hi)
 				}
-				t.Logf("focus %d: RMS %.1f×, band %.1f–%.1f Hz", c, ratio, lo, hi)
+				t.Logf("focus %d: RMS %.1f×, line length %.1f×, band %.1f–%.1f Hz", c, ratio, ll, lo, hi)
 			})
 		}
 	}
@@ -203,12 +205,12 @@ func TestSeizuresVary(t *testing.T) {
 		if s.StartHz > 6 && s.EndHz < 5 {
 			falling++
 		}
-		if len(s.Reached) < len(s.Focus) || len(s.Onsets) != len(s.Reached) {
-			t.Errorf("seizure at %v: reached %v at %v", s.Start, s.Reached, s.Onsets)
+		if len(s.Reached) < len(s.Focus) || len(s.Arrivals) != len(s.Reached) {
+			t.Errorf("seizure at %v: reached %v at %v", s.Start, s.Reached, s.Arrivals)
 		}
-		for j := 1; j < len(s.Onsets); j++ {
-			if s.Onsets[j] < s.Onsets[j-1] || s.Onsets[j] >= s.End-s.Start {
-				t.Errorf("seizure at %v: onsets %v not ascending within the seizure", s.Start, s.Onsets)
+		for j := 1; j < len(s.Arrivals); j++ {
+			if s.Arrivals[j] < s.Arrivals[j-1] || s.Arrivals[j] >= s.End-s.Start {
+				t.Errorf("seizure at %v: onsets %v not ascending within the seizure", s.Start, s.Arrivals)
 			}
 		}
 	}
@@ -217,5 +219,24 @@ func TestSeizuresVary(t *testing.T) {
 	}
 	if math.IsNaN(p.Seizures()[0].StartHz) {
 		t.Error("NaN frequency")
+	}
+}
+
+func TestSeizureRhythmEvolves(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		p, x, _ := ictalRecording(t, seed)
+		for i, s := range p.Seizures() {
+			c := s.Focus[0]
+			on, d := s.Start.Seconds(), (s.End - s.Start).Seconds()
+			early := welch(slice(x[c], 256, on+0.15*d, on+0.4*d), 256, 512).peak(1, 20)
+			late := welch(slice(x[c], 256, on+0.65*d, on+0.9*d), 256, 512).peak(1, 20)
+			// Between the windows' centres (u = 0.275 and 0.775) the
+			// glide covers 0.69 of f1−f0 (|f1−f0| ≥ 1 Hz); want the
+			// dominant frequency to move that way by at least 0.3 of it.
+			want := s.EndHz - s.StartHz
+			if got := late - early; got*want <= 0 || math.Abs(got) < 0.3*math.Abs(want) {
+				t.Errorf("seed %d seizure %d: %.1f → %.1f Hz, dominant frequency moved %.1f → %.1f Hz", seed, i, s.StartHz, s.EndHz, early, late)
+			}
+		}
 	}
 }
