@@ -276,14 +276,15 @@ func allZero(v []float64) bool {
 // updates; with β = 1 it is, up to rounding. The shared covariance is the
 // maximum-likelihood pooled estimate
 //
-//	Σ = (S + diag(ρ)) / (T+ + T−),
+//	Σ = (S + diag(p)) / (T+ + T−),
 //
-// with the ridge diag(ρ) of covPrior. ML rather than the unbiased
+// with the prior diag(p) of covFactor (the ridge ρ of covPrior when β = 1;
+// under forgetting, refilled towards the recent spread). ML rather than the unbiased
 // (T+ + T− − 2) denominator: the weights are Poisson draws and decayed
 // sums, not counts, so the "n − 2" correction has no clean meaning (below 2
 // units of weight it would even turn Σ negative), and the two agree as
-// data accumulate. Σ is held as the factor of S + diag(p) (covFactor),
-// updated by one rank-one update per call, O(d²).
+// data accumulate. Σ is held as the factor of S + diag(p), updated by one
+// rank-one update per call (two with β < 1: data and refill), O(d²).
 //
 // The log-odds are linear in x:
 //

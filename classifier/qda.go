@@ -12,13 +12,14 @@ import "math"
 // weights and scatters, so a weight-k update is then not k unit updates
 // (one call is one time step, the definition used); with β = 1 it is, up to
 // rounding. The covariance of class c is the maximum-likelihood estimate
-// with the ridge diag(ρ_c) of covPrior (set from the class's first
-// example):
+// with a prior diag(p_c),
 //
-//	Σ_c = (S_c + diag(ρ_c)) / T_c,
+//	Σ_c = (S_c + diag(p_c)) / T_c,
 //
-// held as the factor of S_c + diag(p_c) with a lazy scale (covFactor) and
-// updated by one rank-one update per call. With β < 1 the prior of both
+// where p_c is the ridge ρ_c of covPrior, set from the class's first
+// example, as long as β = 1. It is held as the factor of S_c + diag(p_c)
+// with a lazy scale (covFactor) and updated by one rank-one update per
+// call (plus one refill per class with β < 1). With β < 1 the prior of both
 // classes is refilled one coordinate per call towards ν pseudo-examples at
 // the recent spread of the data (see covFactor): a class that has not been
 // seen for a while thus widens as its own data fade, rather than staying a
