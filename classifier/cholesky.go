@@ -105,11 +105,19 @@ func backSolveT(l []float64, d int, z []float64) {
 		col := l[c0+1 : c0+1+n]
 		zs := z[k+1 : k+1+n]
 		zs = zs[:len(col)]
-		v := z[k]
-		for i, lik := range col {
-			v -= lik * zs[i]
+		// Four partial dot products shorten the addition latency chain.
+		var a0, a1, a2, a3 float64
+		i := 0
+		for ; i+3 < len(col); i += 4 {
+			a0 += col[i] * zs[i]
+			a1 += col[i+1] * zs[i+1]
+			a2 += col[i+2] * zs[i+2]
+			a3 += col[i+3] * zs[i+3]
 		}
-		z[k] = v / l[c0]
+		for ; i < len(col); i++ {
+			a0 += col[i] * zs[i]
+		}
+		z[k] = (z[k] - ((a0 + a1) + (a2 + a3))) / l[c0]
 	}
 }
 
