@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkLearner measures the base learners' hot paths at the ensemble's
-// steady state (already trained, caches warm):
+// steady state (already trained, caches warm), without forgetting:
 //
 //   - learn: one weighted update (the refresh of cached predict constants
 //     is lazy and not included);
@@ -17,52 +17,63 @@ import (
 func BenchmarkLearner(b *testing.B) {
 	for _, kind := range lrnKinds {
 		for _, d := range []int{8, 36, 128} {
-			b.Run(fmt.Sprintf("%s/d=%d", kind, d), func(b *testing.B) {
-				rng := rand.New(rand.NewPCG(51, uint64(d)))
-				ex := lrnGaussians(rng, 1024, d, 0.3, 1, 1, 1.5, true)
-				trained := func() learner {
-					h := newLearner(kind, d, 1)
-					lrnTrain(h, ex)
-					h.logOdds(ex[0].x)
-					return h
-				}
-				b.Run("learn", func(b *testing.B) {
-					h := trained()
-					b.ReportAllocs()
-					i := 0
-					for b.Loop() {
-						e := &ex[i&1023]
-						h.learn(e.x, e.positive, e.w)
-						i++
-					}
-				})
-				b.Run("predict", func(b *testing.B) {
-					h := trained()
-					b.ReportAllocs()
-					i, n := 0, 0
-					for b.Loop() {
-						if h.predict(ex[i&1023].x) {
-							n++
-						}
-						i++
-					}
-					_ = n
-				})
-				b.Run("learn+predict", func(b *testing.B) {
-					h := trained()
-					b.ReportAllocs()
-					i, n := 0, 0
-					for b.Loop() {
-						e := &ex[i&1023]
-						h.learn(e.x, e.positive, e.w)
-						if h.predict(e.x) {
-							n++
-						}
-						i++
-					}
-					_ = n
-				})
-			})
+			b.Run(fmt.Sprintf("%s/d=%d", kind, d), func(b *testing.B) { benchLearner(b, kind, d, 1) })
 		}
 	}
+}
+
+// BenchmarkLearnerForgetting is BenchmarkLearner at d = 36 with β = 0.9
+// (the ns variants): every call also decays, updates the spread and, for
+// LDA and QDA, refills the prior.
+func BenchmarkLearnerForgetting(b *testing.B) {
+	for _, kind := range lrnKinds {
+		b.Run(kind+"/d=36", func(b *testing.B) { benchLearner(b, kind, 36, 0.9) })
+	}
+}
+
+func benchLearner(b *testing.B, kind string, d int, beta float64) {
+	rng := rand.New(rand.NewPCG(51, uint64(d)))
+	ex := lrnGaussians(rng, 1024, d, 0.3, 1, 1, 1.5, true)
+	trained := func() learner {
+		h := newLearner(kind, d, beta)
+		lrnTrain(h, ex)
+		h.logOdds(ex[0].x)
+		return h
+	}
+	b.Run("learn", func(b *testing.B) {
+		h := trained()
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			e := &ex[i&1023]
+			h.learn(e.x, e.positive, e.w)
+			i++
+		}
+	})
+	b.Run("predict", func(b *testing.B) {
+		h := trained()
+		b.ReportAllocs()
+		i, n := 0, 0
+		for b.Loop() {
+			if h.predict(ex[i&1023].x) {
+				n++
+			}
+			i++
+		}
+		_ = n
+	})
+	b.Run("learn+predict", func(b *testing.B) {
+		h := trained()
+		b.ReportAllocs()
+		i, n := 0, 0
+		for b.Loop() {
+			e := &ex[i&1023]
+			h.learn(e.x, e.positive, e.w)
+			if h.predict(e.x) {
+				n++
+			}
+			i++
+		}
+		_ = n
+	})
 }
