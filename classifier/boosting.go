@@ -108,13 +108,13 @@ func (e *ensemble) learnAC2(x []float64, positive bool) {
 		pred := mb.h.predict(x)
 		switch {
 		case pred && positive:
-			mb.tp += cost * lambda
+			mb.tp += float64(cost * lambda) // float64(…): never fused (internal/detmath)
 		case !pred && !positive:
-			mb.tn += cost * lambda
+			mb.tn += float64(cost * lambda)
 		case !pred && positive:
-			mb.fn += cost * lambda
+			mb.fn += float64(cost * lambda)
 		default:
-			mb.fp += cost * lambda
+			mb.fp += float64(cost * lambda)
 		}
 		if pred == positive {
 			wacc := (mb.tp + mb.tn) / mb.sum
@@ -168,9 +168,9 @@ func (e *ensemble) learnCSB2(x []float64, positive bool) {
 			continue
 		}
 		if positive {
-			mb.fn += cost * lambda
+			mb.fn += float64(cost * lambda)
 		} else {
-			mb.fp += cost * lambda
+			mb.fp += float64(cost * lambda)
 		}
 		mb.sw += lambda
 		eps := mb.sw / mb.sum

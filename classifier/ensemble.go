@@ -1,6 +1,6 @@
 package classifier
 
-import "math"
+import "github.com/ictal/ictal/internal/detmath"
 
 // member is one base learner h_m with its random stream and the running
 // sums of the paper's pseudo-code. Which sums an algorithm uses:
@@ -154,7 +154,7 @@ func (e *ensemble) voteWeight(mb *member) float64 {
 	if eps < epsMin {
 		eps = epsMin
 	}
-	return math.Log((1 - eps) / eps)
+	return detmath.Log((1 - eps) / eps)
 }
 
 // Score implements Model. Bagging algorithms return the fraction of members

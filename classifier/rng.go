@@ -3,6 +3,8 @@ package classifier
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/ictal/ictal/internal/detmath"
 )
 
 // stream is one member's random stream: a PCG-DXSM generator (math/rand/v2)
@@ -83,7 +85,7 @@ func (s *stream) poisson(lambda float64) int {
 	}
 	if lambda < poissonSmall {
 		u := s.float64()
-		p := math.Exp(-lambda)
+		p := detmath.Exp(-lambda)
 		f := p
 		k := 0
 		for u > f {
@@ -97,24 +99,26 @@ func (s *stream) poisson(lambda float64) int {
 		return k
 	}
 	slam := math.Sqrt(lambda)
-	loglam := math.Log(lambda)
-	b := 0.931 + 2.53*slam
-	a := -0.059 + 0.02483*b
+	loglam := detmath.Log(lambda)
+	// Products are rounded explicitly (float64(…)) wherever they feed an
+	// addition, so no architecture fuses them: draws are the same bits
+	// everywhere (see internal/detmath).
+	b := 0.931 + float64(2.53*slam)
+	a := -0.059 + float64(0.02483*b)
 	invalpha := 1.1239 + 1.1328/(b-3.4)
 	vr := 0.9277 - 3.6224/(b-2)
 	for {
 		u := s.float64() - 0.5
 		v := s.float64()
 		us := 0.5 - math.Abs(u)
-		k := math.Floor((2*a/us+b)*u + lambda + 0.43)
+		k := math.Floor(float64((2*a/us+b)*u) + lambda + 0.43)
 		if us >= 0.07 && v <= vr {
 			return int(k)
 		}
 		if k < 0 || (us < 0.013 && v > us) {
 			continue
 		}
-		lg, _ := math.Lgamma(k + 1)
-		if math.Log(v)+math.Log(invalpha)-math.Log(a/(us*us)+b) <= -lambda+k*loglam-lg {
+		if detmath.Log(v)+detmath.Log(invalpha)-detmath.Log(a/float64(us*us)+b) <= -lambda+float64(k*loglam)-detmath.LogFactorial(k) {
 			return int(k)
 		}
 	}

@@ -59,7 +59,7 @@ func (s *smoteMemory) findNeighbours() {
 		var d2 float64
 		for j, v := range x {
 			t := y[j] - v
-			d2 += t * t
+			d2 += float64(t * t) // never fused: same neighbours on every architecture
 		}
 		if d2 == 0 {
 			continue // a copy of the point itself
@@ -93,7 +93,7 @@ func (s *smoteMemory) synthesize(dst []float64, rng *stream) bool {
 	y := s.slot(s.nbr[rng.intn(s.nn)])
 	g := rng.float64()
 	for j, v := range x {
-		dst[j] = v + g*(y[j]-v)
+		dst[j] = v + float64(g*(y[j]-v))
 	}
 	return true
 }
