@@ -159,7 +159,10 @@ func (n *nb) refresh(c int) {
 	// ν·v̂_j)/T_c = v_cj + (ν/T_c)·v̂_j.
 	var k float64
 	if n.beta != 1 {
-		k = priorWeight / n.t[c]
+		// A class unseen for long has a subnormal weight and ν/T_c
+		// overflows; capped, a zero spread gives 0, not Inf·0 = NaN, and a
+		// non-zero one an infinitely wide class, which ranks last.
+		k = min(priorWeight/n.t[c], math.MaxFloat64)
 	}
 	all := n.all.v[:len(mu)]
 	for j, m := range mu {

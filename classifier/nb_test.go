@@ -671,6 +671,31 @@ func TestLearnerForgottenClassRestarts(t *testing.T) {
 	}
 }
 
+func TestLearnerStaleClassNeverNaN(t *testing.T) {
+	// At β = 0.5 a class unseen for ~1020 calls has a subnormal weight, and
+	// ν/T_c overflows; with a feature constant over all data (spread 0)
+	// that must not become Inf·0.
+	for _, kind := range lrnKinds {
+		t.Run(kind, func(t *testing.T) {
+			const d = 3
+			rng := rand.New(rand.NewPCG(25, 26))
+			h := newLearner(kind, d, 0.5)
+			x := []float64{1, 2, 7}
+			h.learn(x, true, 1)
+			for i := range 1100 {
+				x[0], x[1] = rng.NormFloat64(), rng.NormFloat64()
+				h.learn(x, false, 1)
+				for _, p := range [][]float64{x, {0, 0, 7}, {1, 2, 8}} {
+					if lo := h.logOdds(p); math.IsNaN(lo) || lo == math.Inf(1) {
+						t.Fatalf("call %d: logOdds(%v) = %v", i, p, lo)
+					}
+				}
+			}
+			lrnFactorsValid(t, h)
+		})
+	}
+}
+
 func TestLearnerAllocs(t *testing.T) {
 	for _, kind := range lrnKinds {
 		for _, beta := range []float64{1, 0.9} {
