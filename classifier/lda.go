@@ -15,6 +15,9 @@ const (
 	priorWeight = 1.0
 	// renormBelow is the lazy scale under which a factor is renormalised.
 	renormBelow = 1e-100
+	// priorDecayMin bounds how far a prior mass may decay between two
+	// refills of its coordinate (see covFactor.perCall).
+	priorDecayMin = 1e-12
 )
 
 // covPrior sets the prior pseudo-scatter diag(ρ) of a covariance estimate
@@ -62,24 +65,32 @@ func covPrior(rho, x []float64) {
 // usual conjugate prior: it dominates while the class is thin or stale and
 // fades as its weight grows. With β = 1 nothing decays, nothing is
 // refilled, and the prior stays ρ (the learner is then lossless).
+//
+// One coordinate per call lets a mass decay by β^(d−1) before its next
+// refill: 0.02 for β = 0.9 and d = 36, but 1e-210 for β = 1e-6, where the
+// factor's dynamic range then overflows. So perCall coordinates are
+// refilled per call, the fewest that keep every mass above 1e-12 of its
+// target: 1 for β = 0.9 up to d = 262, and for β = 0.5 up to d = 39.
 type covFactor struct {
 	d       int
 	started bool      // rho, p and l are set (the first example was seen)
 	s       float64   // lazy scale
 	next    int       // coordinate refilled next
+	perCall int       // coordinates refilled per call
 	rho     []float64 // least prior mass per coordinate (covPrior)
 	p       []float64 // current prior mass per coordinate (true units)
 	l       []float64 // packed factor (see cholesky.go)
 }
 
-func newCovFactor(d int) covFactor {
+func newCovFactor(d int, beta float64) covFactor {
 	buf := make([]float64, 2*d+packedLen(d))
 	return covFactor{
-		d:   d,
-		s:   1,
-		rho: buf[:d:d],
-		p:   buf[d : 2*d : 2*d],
-		l:   buf[2*d:],
+		d:       d,
+		perCall: refillsPerCall(d, beta),
+		s:       1,
+		rho:     buf[:d:d],
+		p:       buf[d : 2*d : 2*d],
+		l:       buf[2*d:],
 	}
 }
 
@@ -114,20 +125,33 @@ func (f *covFactor) add(u []float64, g float64) {
 	cholUpdate(f.l, f.d, u, 0)
 }
 
-// refill restores the prior mass of the next coordinate j to
-// max(ρ_j, target) (it never lowers it: no downdates); u is scratch.
-func (f *covFactor) refill(u []float64, target float64) {
-	j := f.next
-	m := max(f.rho[j], target)
-	if add := m - f.p[j]; add > 0 {
-		clear(u)
-		u[j] = math.Sqrt(add / f.s)
-		cholUpdate(f.l, f.d, u, j)
-		f.p[j] = m
+// refillsPerCall is the least n ≥ 1 with β^⌈d/n⌉ ≥ priorDecayMin (at most d).
+func refillsPerCall(d int, beta float64) int {
+	if beta >= 1 {
+		return 1
 	}
-	f.next++
-	if f.next == f.d {
-		f.next = 0
+	// Rounds between refills of a coordinate that keep the mass above the
+	// bound, at least 1.
+	gap := max(int(math.Log(priorDecayMin)/math.Log(beta)), 1)
+	return min((d+gap-1)/gap, d)
+}
+
+// refill restores the prior mass of the next perCall coordinates j to
+// max(ρ_j, ν·v̂_j) (never lowering one: no downdates); u is scratch.
+func (f *covFactor) refill(u []float64, all *spread) {
+	for range f.perCall {
+		j := f.next
+		m := max(f.rho[j], all.target(j))
+		if add := m - f.p[j]; add > 0 {
+			clear(u)
+			u[j] = math.Sqrt(add / f.s)
+			cholUpdate(f.l, f.d, u, j)
+			f.p[j] = m
+		}
+		f.next++
+		if f.next == f.d {
+			f.next = 0
+		}
 	}
 }
 
@@ -316,7 +340,7 @@ func newLDA(d int, beta float64) *lda {
 		d:     d,
 		beta:  beta,
 		mu:    [2][]float64{buf[:d:d], buf[d : 2*d : 2*d]},
-		f:     newCovFactor(d),
+		f:     newCovFactor(d, beta),
 		all:   newSpread(d),
 		u:     buf[2*d : 3*d : 3*d],
 		w:     buf[3*d : 4*d : 4*d],
@@ -358,7 +382,7 @@ func (l *lda) learn(x []float64, positive bool, w float64) {
 		l.f.add(u, math.Sqrt(w*(t/t1)))
 	}
 	if l.beta != 1 {
-		l.f.refill(l.u, l.all.target(l.f.next))
+		l.f.refill(l.u, &l.all)
 	}
 	l.dirty = true
 }

@@ -194,3 +194,26 @@ func TestLDALinearLogOdds(t *testing.T) {
 		}
 	}
 }
+
+func TestRefillsPerCall(t *testing.T) {
+	tests := []struct {
+		d    int
+		beta float64
+		want int
+	}{
+		{36, 1, 1},
+		{36, 0.9, 1},
+		{262, 0.9, 1},
+		{263, 0.9, 2},
+		{39, 0.5, 1},
+		{40, 0.5, 2},
+		{128, 0.5, 4},
+		{36, 1e-6, 18}, // β² = 1e-12: a refill every other call
+		{5, 1e-20, 5},  // every coordinate every call
+	}
+	for _, tt := range tests {
+		if got := refillsPerCall(tt.d, tt.beta); got != tt.want {
+			t.Errorf("refillsPerCall(%d, %g) = %d, want %d", tt.d, tt.beta, got, tt.want)
+		}
+	}
+}

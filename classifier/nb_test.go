@@ -696,6 +696,43 @@ func TestLearnerStaleClassNeverNaN(t *testing.T) {
 	}
 }
 
+func TestLearnerStrongForgettingNeverNaN(t *testing.T) {
+	// With β^d far below the float range a single refill per call let the
+	// factor's dynamic range overflow (found by a randomised stress run at
+	// d = 39, β = 1e-6); refillsPerCall bounds it.
+	for _, kind := range lrnKinds {
+		for _, beta := range []float64{0.01, 1e-6} {
+			t.Run(fmt.Sprintf("%s/beta=%g", kind, beta), func(t *testing.T) {
+				const d = 39
+				rng := rand.New(rand.NewPCG(4, 99))
+				h := newLearner(kind, d, beta)
+				x := make([]float64, d)
+				for i := range 3000 {
+					positive := rng.Float64() < 0.3 && (i < 500 || i > 1500)
+					for j := range x {
+						switch j % 4 {
+						case 0:
+							x[j] = 3
+						case 1:
+							x[j] = 0
+						default:
+							x[j] = rng.NormFloat64()
+							if positive {
+								x[j]++
+							}
+						}
+					}
+					h.learn(x, positive, float64(1+rng.IntN(4)))
+					if lo := h.logOdds(x); math.IsNaN(lo) {
+						t.Fatalf("call %d: logOdds NaN", i)
+					}
+				}
+				lrnFactorsValid(t, h)
+			})
+		}
+	}
+}
+
 func TestLearnerAllocs(t *testing.T) {
 	for _, kind := range lrnKinds {
 		for _, beta := range []float64{1, 0.9} {

@@ -57,7 +57,7 @@ func newQDA(d int, beta float64) *qda {
 		d:     d,
 		beta:  beta,
 		mu:    [2][]float64{buf[:d:d], buf[d : 2*d : 2*d]},
-		f:     [2]covFactor{newCovFactor(d), newCovFactor(d)},
+		f:     [2]covFactor{newCovFactor(d, beta), newCovFactor(d, beta)},
 		all:   newSpread(d),
 		z:     buf[2*d:],
 		dirty: true,
@@ -107,7 +107,7 @@ func (q *qda) learn(x []float64, positive bool, w float64) {
 	if q.beta != 1 {
 		for o := range 2 {
 			if g := &q.f[o]; g.started {
-				g.refill(q.z, q.all.target(g.next))
+				g.refill(q.z, &q.all)
 			}
 		}
 	}
