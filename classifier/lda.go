@@ -49,9 +49,11 @@ func covPrior(rho, x []float64) {
 //
 //	A = S + diag(p) = s·L·Lᵀ,
 //
-// with a lazy scale s so that forgetting (A ← β·A) is s ← β·s, O(1). The
-// prior mass p starts at ρ (covPrior) and decays with the data; with β < 1
-// refill restores one coordinate per call, round-robin, by a rank-one
+// with a lazy scale s so that forgetting (A ← β·A) is s ← β·s, O(1), and a
+// rank-one update by v becomes one of L by v/√s; L is renormalised (L ←
+// √s·L, s ← 1) when s falls below 1e-100. The prior mass p starts at ρ
+// (covPrior) and decays with the data; with β < 1 refill restores one
+// coordinate per call, round-robin, by a rank-one
 // update along e_j, so A stays positive definite however degenerate the
 // data (without it, thousands of identical points would drive A to 0 along
 // every direction). The mass restored is max(ρ_j, ν·v̂_j), where v̂_j is the
@@ -303,12 +305,13 @@ func allZero(v []float64) bool {
 //	Σ = (S + diag(p)) / (T+ + T−),
 //
 // with the prior diag(p) of covFactor (the ridge ρ of covPrior when β = 1;
-// under forgetting, refilled towards the recent spread). ML rather than the unbiased
-// (T+ + T− − 2) denominator: the weights are Poisson draws and decayed
-// sums, not counts, so the "n − 2" correction has no clean meaning (below 2
-// units of weight it would even turn Σ negative), and the two agree as
-// data accumulate. Σ is held as the factor of S + diag(p), updated by one
-// rank-one update per call (two with β < 1: data and refill), O(d²).
+// under forgetting, refilled towards the recent spread). ML rather than the
+// unbiased (T+ + T− − 2) denominator: the weights are Poisson draws and
+// decayed sums, not counts, so the "n − 2" correction has no clean meaning
+// (below 2 units of weight it would even turn Σ negative), and the two
+// agree as data accumulate. Σ is held as the factor of S + diag(p),
+// updated by one rank-one update per call (plus the refills with β < 1),
+// O(d²).
 //
 // The log-odds are linear in x:
 //

@@ -116,10 +116,8 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 	if n.beta != 1 {
 		n.t[clsNeg] *= n.beta
 		n.t[clsPos] *= n.beta
-	}
-	if n.beta != 1 {
 		n.all.learn(x, w, n.beta)
-		n.dirty = [2]bool{true, true}
+		n.dirty = [2]bool{true, true} // both priors moved
 	}
 	c := learnerClass(positive)
 	t := n.t[c]
@@ -167,7 +165,7 @@ func (n *nb) refresh(c int) {
 	all := n.all.v[:len(mu)]
 	for j, m := range mu {
 		vj := v[j] + k*all[j]
-		if f := nbFloorRel*(m*m+vj) + base; vj < f {
+		if f := nbFloorRel*(m*m+v[j]) + base; vj < f {
 			vj = f
 		}
 		half[j] = 0.5 / vj

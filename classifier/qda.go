@@ -19,9 +19,10 @@ import "math"
 // where p_c is the ridge ρ_c of covPrior, set from the class's first
 // example, as long as β = 1. It is held as the factor of S_c + diag(p_c)
 // with a lazy scale (covFactor) and updated by one rank-one update per
-// call (plus one refill per class with β < 1). With β < 1 the prior of both
-// classes is refilled one coordinate per call towards ν pseudo-examples at
-// the recent spread of the data (see covFactor): a class that has not been
+// call. With β < 1 the prior of both classes is also refilled, one
+// coordinate per call (more under very strong forgetting), towards ν
+// pseudo-examples at the recent spread of the data (see covFactor) by
+// rank-one updates along e_j: a class that has not been
 // seen for a while thus widens as its own data fade, rather than staying a
 // needle around its last few points. A class whose weight underflows to 0
 // has been forgotten entirely and restarts, prior included, with its next
@@ -43,9 +44,9 @@ type qda struct {
 	f    [2]covFactor
 	all  spread // with β < 1: both classes' recent spread
 
-	z     []float64 // scratch
-	hld   [2]float64
-	c0    float64 // cache: log T+ − log T− − ½log|Σ+| + ½log|Σ−|
+	z     []float64  // scratch
+	hld   [2]float64 // cache: ½log|Σ_c|
+	c0    float64    // cache: log T+ − log T− − ½log|Σ+| + ½log|Σ−|
 	dirty bool
 }
 
