@@ -54,12 +54,15 @@ type fakeBoard struct {
 
 	mu       sync.Mutex
 	cmds     []byte
-	streamed chan struct{} // closed when the script is written
+	pos      int  // how much of script is written
+	on       bool // streaming: between 'b' and 's'
+	writing  bool // a stream goroutine runs
+	stopOnce sync.Once
 	stopped  chan struct{} // closed on the first 's' after 'b'
 }
 
 func newFakeBoard(t *testing.T, p *ptyPair, daisy bool, script []byte) *fakeBoard {
-	b := &fakeBoard{p: p, daisy: daisy, script: script, chunk: 97, streamed: make(chan struct{}), stopped: make(chan struct{})}
+	b := &fakeBoard{p: p, daisy: daisy, script: script, chunk: 97, stopped: make(chan struct{})}
 	go b.serve()
 	return b
 }
@@ -74,7 +77,6 @@ func (b *fakeBoard) commands() string {
 func (b *fakeBoard) serve() {
 	var buf [64]byte
 	attached := b.daisy // the board sniffs for a Daisy on reset
-	streaming := false
 	for {
 		n, err := b.p.master.Read(buf[:])
 		if err != nil {
@@ -107,27 +109,44 @@ func (b *fakeBoard) serve() {
 					b.p.master.WriteString("daisy removed$$$")
 				}
 			case 'b':
-				if !streaming {
-					streaming = true
+				b.mu.Lock()
+				b.on = true
+				if !b.writing {
+					b.writing = true
 					go b.stream()
 				}
+				b.mu.Unlock()
 			case 's':
-				if streaming {
-					streaming = false
-					close(b.stopped)
+				b.mu.Lock()
+				if b.on {
+					b.on = false
+					b.stopOnce.Do(func() { close(b.stopped) })
 				}
+				b.mu.Unlock()
 			}
 		}
 	}
 }
 
+// stream writes the script from where it stopped until it ends or the
+// board is told to stop; a later 'b' carries on, as a real board streams
+// new samples.
 func (b *fakeBoard) stream() {
-	defer close(b.streamed)
-	for s := b.script; len(s) > 0; {
-		n := min(b.chunk, len(s))
-		if _, err := b.p.master.Write(s[:n]); err != nil {
+	for {
+		b.mu.Lock()
+		if !b.on || b.pos == len(b.script) {
+			b.writing = false
+			b.mu.Unlock()
 			return
 		}
-		s = s[n:]
+		c := b.script[b.pos:min(b.pos+b.chunk, len(b.script))]
+		b.pos += len(c)
+		b.mu.Unlock()
+		if _, err := b.p.master.Write(c); err != nil {
+			b.mu.Lock()
+			b.writing = false
+			b.mu.Unlock()
+			return
+		}
 	}
 }

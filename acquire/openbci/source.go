@@ -77,6 +77,9 @@ var (
 	ErrNoReply = errors.New("openbci: no reply from board")
 	// ErrStalled: the stream stayed silent longer than StallTimeout.
 	ErrStalled = errors.New("openbci: stream stalled")
+
+	// errNoPort: an earlier reconnection gave up; ReadFrame tries again.
+	errNoPort = errors.New("openbci: port not open")
 )
 
 // Source reads frames from a Cyton (with or without Daisy) over a serial
@@ -239,7 +242,7 @@ func (s *Source) fill() error {
 	p := s.port
 	s.mu.Unlock()
 	if p == nil {
-		return ErrClosed
+		return errNoPort
 	}
 	n, err := p.Read(s.buf[:])
 	now := s.now()
