@@ -149,6 +149,26 @@ func TestCholUpdateMatchesGonum(t *testing.T) {
 	}
 }
 
+func TestCholUpdateHugeEntries(t *testing.T) {
+	// Beyond 1e150 the squares overflow; the update falls back to Hypot.
+	tests := []struct {
+		name   string
+		l, x   []float64
+		wantLD float64 // L_00 after the update
+	}{
+		{"huge diagonal", []float64{1e200}, []float64{1e200}, math.Sqrt2 * 1e200},
+		{"huge update", []float64{1}, []float64{3e160}, 3e160},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cholUpdate(tt.l, 1, tt.x, 0)
+			if lrnRelErr(tt.l[0], tt.wantLD, tt.wantLD) > 1e-15 {
+				t.Errorf("L_00 = %v, want %v", tt.l[0], tt.wantLD)
+			}
+		})
+	}
+}
+
 func TestCholUpdateSequenceMatchesMatrix(t *testing.T) {
 	// Many updates from a diagonal start reproduce the accumulated matrix.
 	const d = 10

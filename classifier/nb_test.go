@@ -827,33 +827,41 @@ func TestLearnerDecodeRejects(t *testing.T) {
 		copy(b[off:], appendF64(nil, v))
 	}
 	tests := []struct {
-		name   string
-		kinds  []string
-		field  string // lrnOffsets key, or "" for the header
-		mutate func(b []byte, off, d int) []byte
-		want   string
+		name      string
+		kinds     []string
+		untrained bool   // mutate the encoding of an untrained learner
+		field     string // lrnOffsets key, or "" for the header
+		mutate    func(b []byte, off, d int) []byte
+		want      string
 	}{
-		{"truncated", lrnKinds, "", func(b []byte, _, _ int) []byte { return b[:len(b)-3] }, "truncated"},
-		{"empty", lrnKinds, "", func(b []byte, _, _ int) []byte { return b[:0] }, "dimension: truncated"},
-		{"wrong dimension", lrnKinds, "", func(b []byte, _, _ int) []byte { b[0] = 9; return b }, "dimension 9, want 3"},
-		{"wrong forgetting factor", lrnKinds, "", func(b []byte, _, _ int) []byte { put(b, 8, 0.5); return b }, "forgetting factor 0.5, want 0.9"},
-		{"negative weight", lrnKinds, "weight", func(b []byte, off, _ int) []byte { put(b, off, -1); return b }, "weight: negative value -1"},
-		{"NaN mean", lrnKinds, "mean", func(b []byte, off, _ int) []byte { put(b, off+8, math.NaN()); return b }, "mean: not a finite number"},
-		{"negative variance", []string{LearnerNB}, "variance", func(b []byte, off, _ int) []byte { put(b, off, -2); return b }, "variance: negative value"},
-		{"bad boolean", []string{LearnerLDA, LearnerQDA}, "started", func(b []byte, off, _ int) []byte { b[off] = 7; return b }, "invalid boolean 7"},
-		{"scale above 1", []string{LearnerLDA, LearnerQDA}, "scale", func(b []byte, off, _ int) []byte { put(b, off, 2); return b }, "scale 2 outside"},
-		{"refill index out of range", []string{LearnerLDA, LearnerQDA}, "refill index", func(b []byte, off, _ int) []byte { b[off] = 3; return b }, "refill index 3, want < 3"},
-		{"zero prior target", []string{LearnerLDA, LearnerQDA}, "prior target", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "prior target of coordinate 0: 0, want > 0"},
-		{"negative prior mass", []string{LearnerLDA, LearnerQDA}, "prior mass", func(b []byte, off, _ int) []byte { put(b, off+16, -3); return b }, "prior mass: negative value -3"},
-		{"zero factor diagonal", []string{LearnerLDA, LearnerQDA}, "factor", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "diagonal not positive"},
-		{"negative factor diagonal", []string{LearnerLDA, LearnerQDA}, "factor", func(b []byte, off, _ int) []byte { put(b, off, -1); return b }, "diagonal not positive"},
-		{"Inf in factor", []string{LearnerLDA, LearnerQDA}, "factor", func(b []byte, off, _ int) []byte { put(b, off+8, math.Inf(1)); return b }, "factor: not a finite number"},
+		{"truncated", lrnKinds, false, "", func(b []byte, _, _ int) []byte { return b[:len(b)-3] }, "truncated"},
+		{"empty", lrnKinds, false, "", func(b []byte, _, _ int) []byte { return b[:0] }, "dimension: truncated"},
+		{"wrong dimension", lrnKinds, false, "", func(b []byte, _, _ int) []byte { b[0] = 9; return b }, "dimension 9, want 3"},
+		{"wrong forgetting factor", lrnKinds, false, "", func(b []byte, _, _ int) []byte { put(b, 8, 0.5); return b }, "forgetting factor 0.5, want 0.9"},
+		{"negative weight", lrnKinds, false, "weight", func(b []byte, off, _ int) []byte { put(b, off, -1); return b }, "weight: negative value -1"},
+		{"NaN mean", lrnKinds, false, "mean", func(b []byte, off, _ int) []byte { put(b, off+8, math.NaN()); return b }, "mean: not a finite number"},
+		{"negative variance", []string{LearnerNB}, false, "variance", func(b []byte, off, _ int) []byte { put(b, off, -2); return b }, "variance: negative value"},
+		{"bad boolean", []string{LearnerLDA, LearnerQDA}, false, "started", func(b []byte, off, _ int) []byte { b[off] = 7; return b }, "invalid boolean 7"},
+		{"scale above 1", []string{LearnerLDA, LearnerQDA}, false, "scale", func(b []byte, off, _ int) []byte { put(b, off, 2); return b }, "scale 2 outside"},
+		{"refill index out of range", []string{LearnerLDA, LearnerQDA}, false, "refill index", func(b []byte, off, _ int) []byte { b[off] = 3; return b }, "refill index 3, want < 3"},
+		{"zero prior target", []string{LearnerLDA, LearnerQDA}, false, "prior target", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "prior target of coordinate 0: 0, want > 0"},
+		{"negative prior mass", []string{LearnerLDA, LearnerQDA}, false, "prior mass", func(b []byte, off, _ int) []byte { put(b, off+16, -3); return b }, "prior mass: negative value -3"},
+		{"zero factor diagonal", []string{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "diagonal not positive"},
+		{"negative factor diagonal", []string{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off, -1); return b }, "diagonal not positive"},
+		{"unstarted factor with a scale", []string{LearnerLDA, LearnerQDA}, true, "scale", func(b []byte, off, _ int) []byte { put(b, off, 0.5); return b }, "state of an unstarted factor is not zero"},
+		{"LDA weight without a prior", []string{LearnerLDA}, true, "weight", func(b []byte, off, _ int) []byte { put(b, off, 1); return b }, "no prior although the classes have weight"},
+		{"QDA weight without a prior", []string{LearnerQDA}, true, "weight", func(b []byte, off, _ int) []byte { put(b, off, 1); return b }, "prior present exactly when the class has weight"},
+		{"Inf in factor", []string{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off+8, math.Inf(1)); return b }, "factor: not a finite number"},
 	}
 	for _, tt := range tests {
 		for _, kind := range tt.kinds {
 			t.Run(kind+"/"+tt.name, func(t *testing.T) {
 				const d = 3
-				b := lrnEncoded(kind, d, 0.9, 50)
+				n := 50
+				if tt.untrained {
+					n = 0
+				}
+				b := lrnEncoded(kind, d, 0.9, n)
 				b = tt.mutate(b, lrnOffsets(kind, d)[tt.field], d)
 				h := newLearner(kind, d, 0.9)
 				err := h.decode(&decoder{buf: b})
