@@ -850,7 +850,7 @@ func TestLearnerDecodeRejects(t *testing.T) {
 		{"negative factor diagonal", []string{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off, -1); return b }, "diagonal not positive"},
 		{"unstarted factor with a scale", []string{LearnerLDA, LearnerQDA}, true, "scale", func(b []byte, off, _ int) []byte { put(b, off, 0.5); return b }, "state of an unstarted factor is not zero"},
 		{"LDA weight without a prior", []string{LearnerLDA}, true, "weight", func(b []byte, off, _ int) []byte { put(b, off, 1); return b }, "no prior although the classes have weight"},
-		{"QDA weight without a prior", []string{LearnerQDA}, true, "weight", func(b []byte, off, _ int) []byte { put(b, off, 1); return b }, "prior present exactly when the class has weight"},
+		{"QDA weight without a prior", []string{LearnerQDA}, true, "weight", func(b []byte, off, _ int) []byte { put(b, off, 1); return b }, "prior set false with class weight 1, want a prior exactly when the weight is positive"},
 		{"Inf in factor", []string{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off+8, math.Inf(1)); return b }, "factor: not a finite number"},
 	}
 	for _, tt := range tests {

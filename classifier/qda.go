@@ -1,6 +1,9 @@
 package classifier
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // qda is the quadratic discriminant analysis base learner: per class c a
 // total weight T_c, a mean μ_c and its own scatter S_c, updated by the
@@ -188,7 +191,8 @@ func (q *qda) decodeState(d *decoder) error {
 		q.f[c].decode(d, name+" covariance")
 		if d.err == nil && q.f[c].started != (q.t[c] > 0) {
 			d.off = at
-			d.fail(name + " covariance: prior present exactly when the class has weight")
+			d.fail(fmt.Sprintf("%s covariance: prior set %v with class weight %g, want a prior exactly when the weight is positive",
+				name, q.f[c].started, q.t[c]))
 		}
 	}
 	q.all.decode(d, "qda spread")
