@@ -5,6 +5,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 )
@@ -44,13 +45,14 @@ func (p *ptyPair) close() {
 }
 
 // fakeBoard answers the Cyton's commands on a pty master and streams a
-// script of bytes after 'b'.
+// script of bytes after 'b'. Set mute, chunk and pace under mu.
 type fakeBoard struct {
 	p      *ptyPair
-	daisy  bool   // a Daisy module is attached
-	mute   bool   // answer nothing (a board that is off)
-	script []byte // streamed after 'b'
-	chunk  int    // write size
+	daisy  bool          // a Daisy module is attached
+	mute   bool          // answer nothing (a board that is off)
+	script []byte        // streamed after 'b'
+	chunk  int           // write size
+	pace   time.Duration // pause after each chunk, as a board sends in real time
 
 	mu       sync.Mutex
 	cmds     []byte
@@ -85,8 +87,9 @@ func (b *fakeBoard) serve() {
 		for _, c := range buf[:n] {
 			b.mu.Lock()
 			b.cmds = append(b.cmds, c)
+			mute := b.mute
 			b.mu.Unlock()
-			if b.mute {
+			if mute {
 				continue
 			}
 			switch c {
@@ -141,6 +144,7 @@ func (b *fakeBoard) stream() {
 		}
 		c := b.script[b.pos:min(b.pos+b.chunk, len(b.script))]
 		b.pos += len(c)
+		pace := b.pace
 		b.mu.Unlock()
 		if _, err := b.p.master.Write(c); err != nil {
 			b.mu.Lock()
@@ -148,5 +152,6 @@ func (b *fakeBoard) stream() {
 			b.mu.Unlock()
 			return
 		}
+		time.Sleep(pace)
 	}
 }

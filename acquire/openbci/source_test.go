@@ -206,7 +206,9 @@ func TestOpenFailsWithoutDaisy(t *testing.T) {
 func TestOpenFailsWhenBoardIsSilent(t *testing.T) {
 	p := openPty(t)
 	board := newFakeBoard(t, p, false, nil)
+	board.mu.Lock()
 	board.mute = true
+	board.mu.Unlock()
 	o := fastOpts()
 	o.ReplyTimeout = 300 * time.Millisecond
 	_, err := Open(context.Background(), p.slavePath, o)
@@ -463,6 +465,9 @@ func TestSourceReconnectsAfterReadError(t *testing.T) {
 	samples := loadGUI(t, 300)
 	p := openPty(t)
 	board := newFakeBoard(t, p, false, guiStream(samples))
+	board.mu.Lock()
+	board.chunk, board.pace = PacketSize, 2*time.Millisecond // twice real time: the board is still streaming when 's' comes
+	board.mu.Unlock()
 	opens := 0
 	o := fastOpts()
 	o.Reset = false
