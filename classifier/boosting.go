@@ -75,7 +75,7 @@ func (e *ensemble) learnOzaBoost(x []float64, positive bool) {
 		mb.decay(e.beta)
 		mb.lambda, mb.rate = lambda, lambda
 		mb.train(x, positive, mb.rng.poisson(lambda))
-		lambda = clampLambda(oza(mb, lambda, mb.h.predict(x) == positive))
+		lambda = clampLambda(oza(mb, lambda, e.predict(m, x) == positive))
 	}
 }
 
@@ -105,7 +105,7 @@ func (e *ensemble) learnAC2(x []float64, positive bool) {
 		mb.sum += lambda
 		mb.lambda, mb.rate = lambda, lambda
 		mb.train(x, positive, mb.rng.poisson(lambda))
-		pred := mb.h.predict(x)
+		pred := e.predict(m, x)
 		switch {
 		case pred && positive:
 			mb.tp += float64(cost * lambda) // float64(…): never fused (internal/detmath)
@@ -157,7 +157,7 @@ func (e *ensemble) learnCSB2(x []float64, positive bool) {
 		mb.sum += lambda
 		mb.lambda, mb.rate = lambda, lambda
 		mb.train(x, positive, mb.rng.poisson(lambda))
-		if mb.h.predict(x) == positive {
+		if e.predict(m, x) == positive {
 			if mb.sw == 0 {
 				lambda = clampLambda(lambda / 2)
 				continue

@@ -24,6 +24,9 @@ type member struct {
 	lambda, rate       float64
 	smoteRate          float64
 	trained, synthetic uint64 // examples and synthetic examples drawn for this member (k summed)
+	// version counts the member's training updates; Score's memo of its
+	// prediction is valid while it is unchanged.
+	version uint64
 }
 
 // ensemble implements Model for every algorithm of the paper.
@@ -41,6 +44,17 @@ type ensemble struct {
 
 	mem *smoteMemory // SB and SBO1–3 only
 	xs  []float64    // synthetic example
+
+	// Score's memo: the last scored vector and each member's prediction
+	// of it at the member's version then. Learn on the same vector (the
+	// prequential score-then-learn pattern) reuses a prediction when the
+	// member has not been trained since, instead of recomputing it: the
+	// result is the same bit for bit, only cheaper.
+	memoX       []float64
+	memoPred    []bool
+	memoVersion []uint64
+	memoValid   bool
+	memoHit     bool // set by Learn: x equals memoX
 }
 
 // newEnsemble builds an ensemble whose members come from mk. Member m
@@ -51,6 +65,9 @@ func newEnsemble(cfg Config, a algo, ns bool, mk func(m int) learner) *ensemble 
 		e.beta = cfg.Beta
 	}
 	e.members = make([]member, cfg.Members)
+	e.memoX = make([]float64, cfg.Features)
+	e.memoPred = make([]bool, cfg.Members)
+	e.memoVersion = make([]uint64, cfg.Members)
 	for m := range e.members {
 		e.members[m].h = mk(m)
 		e.members[m].rng = newStream(cfg.Seed, uint64(m)+1)
@@ -72,6 +89,7 @@ func (e *ensemble) Learn(x []float64, positive bool) error {
 		return err
 	}
 	e.examples++
+	e.memoHit = e.memoValid && equalVectors(x, e.memoX)
 	e.nPos *= e.beta
 	e.nNeg *= e.beta
 	if positive {
@@ -98,7 +116,30 @@ func (e *ensemble) Learn(x []float64, positive bool) error {
 	case algSBO1, algSBO2, algSBO3:
 		e.learnSMOTEBoost(x, positive)
 	}
+	e.memoHit = false
 	return nil
+}
+
+// equalVectors reports whether a and b hold the same values (bit for bit
+// but for the sign of zero, which no learner distinguishes).
+func equalVectors(a, b []float64) bool {
+	for i, v := range a {
+		if v != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// predict returns member m's prediction of x, the example being learned,
+// from Score's memo when the member has not been trained since Score saw
+// the same vector.
+func (e *ensemble) predict(m int, x []float64) bool {
+	mb := &e.members[m]
+	if e.memoHit && e.memoVersion[m] == mb.version {
+		return e.memoPred[m]
+	}
+	return mb.h.predict(x)
 }
 
 // train presents (x, y) to member m k times, as one update of weight k.
@@ -106,6 +147,7 @@ func (mb *member) train(x []float64, positive bool, k int) {
 	if k > 0 {
 		mb.h.learn(x, positive, float64(k))
 		mb.trained += uint64(k)
+		mb.version++
 	}
 }
 
@@ -120,6 +162,7 @@ func (e *ensemble) trainSynthetic(mb *member, k int) {
 		}
 		mb.h.learn(e.xs, true, 1)
 		mb.synthetic++
+		mb.version++
 	}
 }
 
@@ -175,10 +218,13 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 		}
 		return votes / float64(len(e.members)), nil
 	}
+	copy(e.memoX, x)
+	e.memoValid = true
 	var sum, plain float64
 	for m := range e.members {
 		mb := &e.members[m]
 		p := mb.h.predict(x)
+		e.memoPred[m], e.memoVersion[m] = p, mb.version
 		a := e.voteWeight(mb)
 		sum += a
 		if p {

@@ -384,3 +384,34 @@ func ExampleNew() {
 	fmt.Printf("background %.1f, seizure-like %.1f\n", low, high)
 	// Output: background 0.0, seizure-like 1.0
 }
+
+// TestScoreMemoChangesNothing checks that Learn's reuse of Score's
+// predictions gives exactly the model that learning alone gives.
+func TestScoreMemoChangesNothing(t *testing.T) {
+	for _, name := range allNames() {
+		cfg := Config{Algorithm: name, Features: 3, Members: 5, Seed: 5, Memory: 16}
+		a, _ := New(cfg)
+		b, _ := New(cfg)
+		s := newTestStream(8, 3, 0.2, 1.5)
+		x := make([]float64, 3)
+		for i := 0; i < 400; i++ {
+			y := s.next(x)
+			if _, err := a.Score(x); err != nil {
+				t.Fatal(err)
+			}
+			a.Learn(x, y)
+			if i%3 == 0 { // a repeated example hits the memo without a Score
+				a.Learn(x, y)
+			}
+			b.Learn(x, y)
+			if i%3 == 0 {
+				b.Learn(x, y)
+			}
+		}
+		ca, _ := a.MarshalBinary()
+		cb, _ := b.MarshalBinary()
+		if !bytes.Equal(ca, cb) {
+			t.Errorf("%s: scoring before learning changed the model", name)
+		}
+	}
+}

@@ -13,6 +13,10 @@ import (
 // release's rand.Rand helpers or on the order in which members are visited.
 type stream struct {
 	pcg rand.PCG
+	// expL and expV cache e^{-λ} of the two latest small means (UOB and SB
+	// members alternate between two fixed means). A pure cache: not part
+	// of the stream's state or its encoding.
+	expL, expV [2]float64
 }
 
 // splitmix64 is the SplitMix64 finaliser, used to derive well-mixed,
@@ -85,7 +89,7 @@ func (s *stream) poisson(lambda float64) int {
 	}
 	if lambda < poissonSmall {
 		u := s.float64()
-		p := detmath.Exp(-lambda)
+		p := s.expNeg(lambda)
 		f := p
 		k := 0
 		for u > f {
@@ -122,6 +126,20 @@ func (s *stream) poisson(lambda float64) int {
 			return int(k)
 		}
 	}
+}
+
+// expNeg returns e^{-lambda} through the two-entry cache.
+func (s *stream) expNeg(lambda float64) float64 {
+	switch lambda {
+	case s.expL[0]:
+		return s.expV[0]
+	case s.expL[1]:
+		return s.expV[1]
+	}
+	v := detmath.Exp(-lambda)
+	s.expL[1], s.expV[1] = s.expL[0], s.expV[0]
+	s.expL[0], s.expV[0] = lambda, v
+	return v
 }
 
 // appendBinary appends the generator state (20 bytes: PCG's own encoding).

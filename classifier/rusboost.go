@@ -53,6 +53,6 @@ func (e *ensemble) learnRUS(x []float64, positive bool) {
 		}
 		mb.lambda, mb.rate = lambda, rate
 		mb.train(x, positive, mb.rng.poisson(rate))
-		lambda = clampLambda(oza(mb, lambda, mb.h.predict(x) == positive))
+		lambda = clampLambda(oza(mb, lambda, e.predict(m, x) == positive))
 	}
 }

@@ -54,6 +54,6 @@ func (e *ensemble) learnSMOTEBoost(x []float64, positive bool) {
 		if srate > 0 {
 			e.trainSynthetic(mb, mb.rng.poisson(srate))
 		}
-		lambda = clampLambda(oza(mb, lambda, mb.h.predict(x) == positive))
+		lambda = clampLambda(oza(mb, lambda, e.predict(m, x) == positive))
 	}
 }
