@@ -12,11 +12,11 @@ import (
 
 // Commands sent to the board (Cyton SDK).
 const (
-	cmdStop   = 's' // stop streaming
-	cmdReset  = 'v' // soft reset; replies with a banner ending in "$$$"
-	cmdDaisy  = 'C' // 16 channels; replies "16$$$", "daisy attached16$$$" or "no daisy to attach!8$$$"
-	cmdNoDais = 'c' // 8 channels; replies "daisy removed$$$" only if one was attached
-	cmdStart  = 'b' // start streaming binary packets
+	cmdStop  = 's' // stop streaming
+	cmdReset = 'v' // soft reset; replies with a banner ending in "$$$"
+	cmdDaisy = 'C' // 16 channels; replies "16$$$", "daisy attached16$$$" or "no daisy to attach!8$$$"
+	cmdEight = 'c' // 8 channels; replies "daisy removed$$$" only if one was attached
+	cmdStart = 'b' // start streaming binary packets
 )
 
 // eot ends every textual reply of the board.
@@ -77,7 +77,7 @@ func (s *Source) handshake(p io.ReadWriteCloser) error {
 		if bytes.Contains(reply, []byte("no daisy")) {
 			return fmt.Errorf("%w: reply to 'C' on %s: %q", ErrNoDaisy, s.path, reply)
 		}
-	} else if err := send(p, cmdNoDais); err != nil {
+	} else if err := send(p, cmdEight); err != nil {
 		// No reply to wait for: a board without Daisy answers nothing.
 		// "daisy removed$$$", if it comes, is skipped by the decoder.
 		return err

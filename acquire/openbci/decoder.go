@@ -166,9 +166,12 @@ func (d *Decoder) Resume(lost uint64) {
 // Decode consumes bytes of p until it completes a frame, which it writes to
 // f. It returns the number of bytes consumed and whether f now holds a new
 // frame; bytes of an incomplete packet are kept for the next call, so a
-// caller loops until all of p is consumed. f.Samples must have Channels()
-// elements, else the error wraps acquire.ErrFrameSize. Garbage is skipped,
-// never an error: it is counted in Stats.Skipped. Decode allocates nothing.
+// caller loops until all of p is consumed. A packet whose counter does not
+// follow the last one (the first, or one after a loss) is confirmed by the
+// next packet's header, so it completes a frame one byte later. f.Samples
+// must have Channels() elements, else the error wraps acquire.ErrFrameSize.
+// Garbage is skipped, never an error: it is counted in Stats.Skipped.
+// Decode allocates nothing.
 func (d *Decoder) Decode(p []byte, f *acquire.Frame) (n int, ok bool, err error) {
 	if len(f.Samples) != d.nch {
 		return 0, false, fmt.Errorf("openbci: frame has %d samples for %d channels: %w", len(f.Samples), d.nch, acquire.ErrFrameSize)
