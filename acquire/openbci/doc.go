@@ -97,6 +97,22 @@
 // to Open is done. The first frame afterwards carries FlagGap; its Seq
 // advances by (time since the last frame) × rate.
 //
+// # Serial port
+//
+// OpenSerial uses github.com/tarm/serial, which sets the terminal with the
+// TCSETS ioctl: raw (no echo, no line editing, no CR/LF translation),
+// 8-N-1, 115200 baud, VMIN 0 and VTIME 1. The same code works on the slave
+// of a pseudo-terminal (the baud rate is stored, not used), which is how
+// the tests run it. tarm/serial leaves the descriptor in blocking mode, so
+// closing it does not interrupt a read; the 100 ms VTIME bounds every read
+// instead, which is how ReadFrame notices Close, a cancelled context or a
+// stall. A timed-out read returns no bytes, as does a read on a hung-up
+// terminal (an unplugged adapter, a closed pty master) — but the latter
+// returns at once, so a read that returns nothing in under 50 ms counts as
+// a hang-up (ErrHangup). Before configuring the board the source reads and
+// discards until the line is quiet for 100 ms, rather than flushing the
+// terminal, which would also discard the 's' not yet sent.
+//
 // # References
 //
 //   - OpenBCI, "Cyton Data Format", docs.openbci.com/Cyton/CytonDataFormat
