@@ -28,23 +28,23 @@ type Footer uint8
 
 // The footers defined by firmware v2.0.0 and later.
 const (
-	// FooterAccel: aux bytes are accelerometer X, Y, Z as 16-bit big-endian
-	// two's complement counts (zero when no new reading).
+	// FooterAccel marks aux bytes holding accelerometer X, Y, Z as 16-bit
+	// big-endian two's complement counts (zero when no new reading).
 	FooterAccel Footer = 0xC0
-	// FooterRawAux: aux bytes are raw, user defined.
+	// FooterRawAux marks raw, user-defined aux bytes.
 	FooterRawAux Footer = 0xC1
-	// FooterUser: aux bytes are user defined.
+	// FooterUser marks user-defined aux bytes.
 	FooterUser Footer = 0xC2
-	// FooterStampSetAccel: time stamp set (first packet after the '<'
-	// command); aux byte 0 names an accelerometer byte, aux byte 1 is its
+	// FooterStampSetAccel marks the first time-stamped packet after the '<'
+	// command: aux byte 0 names an accelerometer byte, aux byte 1 is its
 	// value, aux bytes 2–5 are the board time in ms.
 	FooterStampSetAccel Footer = 0xC3
-	// FooterStampAccel: as FooterStampSetAccel, not the first after '<'.
+	// FooterStampAccel marks the later time-stamped packets with accelerometer bytes.
 	FooterStampAccel Footer = 0xC4
-	// FooterStampSetRawAux: time stamp set; aux bytes 0–1 raw, 2–5 board
-	// time in ms.
+	// FooterStampSetRawAux marks the first time-stamped packet after '<'
+	// with raw aux bytes: 0–1 raw, 2–5 the board time in ms.
 	FooterStampSetRawAux Footer = 0xC5
-	// FooterStampRawAux: as FooterStampSetRawAux, not the first after '<'.
+	// FooterStampRawAux marks the later time-stamped packets with raw aux bytes.
 	FooterStampRawAux Footer = 0xC6
 )
 
@@ -95,11 +95,11 @@ type Packet struct {
 
 // Errors returned by ParsePacket.
 var (
-	// ErrShortPacket: fewer than PacketSize bytes.
+	// ErrShortPacket is returned for fewer than PacketSize bytes.
 	ErrShortPacket = errors.New("openbci: short packet")
-	// ErrHeader: the first byte is not 0xA0.
+	// ErrHeader is returned when the first byte is not 0xA0.
 	ErrHeader = errors.New("openbci: bad packet header")
-	// ErrFooter: the last byte is not one of 0xC0–0xC6.
+	// ErrFooter is returned when the last byte is not one of 0xC0–0xC6.
 	ErrFooter = errors.New("openbci: bad packet footer")
 )
 
@@ -185,20 +185,21 @@ func Saturated(count int32) bool { return count >= MaxCount || count <= -MaxCoun
 // 0.002 / 2^4).
 const AccelScale = 0.002 / 16
 
-// Gains lists the ADS1299 programmable gains the Cyton firmware offers.
-var Gains = [...]int{1, 2, 4, 6, 8, 12, 24}
+// gains lists the ADS1299 programmable gains the Cyton firmware offers.
+var gains = [...]int{1, 2, 4, 6, 8, 12, 24}
 
 // DefaultGain is the gain the firmware sets on every channel after reset.
 const DefaultGain = 24
 
-// ErrGain is returned for a gain that is not one of Gains.
+// ErrGain is returned for a gain the firmware does not offer (it offers
+// 1, 2, 4, 6, 8, 12 and 24).
 var ErrGain = errors.New("openbci: invalid gain")
 
 // Scale returns the µV per count for an ADS1299 channel at gain:
 // 4.5 V / gain / (2^23 − 1) × 1e6. It returns ErrGain for a gain the
 // firmware does not offer.
 func Scale(gain int) (float64, error) {
-	for _, g := range Gains {
+	for _, g := range gains {
 		if g == gain {
 			return 4.5 / float64(gain) / MaxCount * 1e6, nil
 		}

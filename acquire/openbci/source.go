@@ -71,14 +71,17 @@ var DefaultOpts = Opts{
 var (
 	// ErrClosed is returned by ReadFrame after Close.
 	ErrClosed = errors.New("openbci: source closed")
-	// ErrNoDaisy: Daisy mode was asked for and the board has none.
+	// ErrNoDaisy is returned when Daisy mode is asked for and the board
+	// has none.
 	ErrNoDaisy = errors.New("openbci: board reports no Daisy module")
-	// ErrNoReply: the board did not finish a reply with "$$$" in time.
+	// ErrNoReply is returned when the board does not finish a reply with
+	// "$$$" within ReplyTimeout.
 	ErrNoReply = errors.New("openbci: no reply from board")
-	// ErrStalled: the stream stayed silent longer than StallTimeout.
+	// ErrStalled is the cause logged when the stream stays silent longer
+	// than StallTimeout (the source then reconnects).
 	ErrStalled = errors.New("openbci: stream stalled")
 
-	// errNoPort: an earlier reconnection gave up; ReadFrame tries again.
+	// errNoPort means an earlier reconnection gave up; ReadFrame tries again.
 	errNoPort = errors.New("openbci: port not open")
 )
 
