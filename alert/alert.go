@@ -1,0 +1,105 @@
+// Package alert turns window scores into seizure events and carries them to
+// clinicians: the decision (score threshold, k of the last n windows, quiet
+// period, refractory period), the messages of ictal's MQTT contract (alerts,
+// status, scores, feedback), a JSON-lines sink, and the MQTT publisher,
+// feedback subscriber and embedded broker.
+//
+// Every payload is UTF-8 JSON with "v":1, as DESIGN.md's MQTT contract
+// specifies; the Append functions encode them into a caller's buffer
+// without allocating, so the pipeline can publish from its hot loop.
+package alert
+
+import (
+	"time"
+)
+
+// Event is one detected seizure.
+type Event struct {
+	// ID identifies the event (a random UUID). Receivers drop duplicates
+	// by ID: MQTT's QoS 1 may deliver an alert more than once.
+	ID   string
+	Site string
+	Bed  string
+	// Onset is the start of the first window of the run that triggered
+	// the detection; DetectedAt is the end of the window that completed it
+	// (the earliest moment the system could know); End is the end of the
+	// last positive window, zero while the event is going on.
+	Onset, DetectedAt, End time.Time
+	// Offsets of the same instants from the start of the recording, for
+	// replay and scoring.
+	OnsetOffset, DetectedOffset, EndOffset time.Duration
+	// Score is the highest window score of the event so far.
+	Score     float64
+	Algorithm string
+	// Channels lists the channels whose activity stood out most in the
+	// triggering window (largest line length relative to their recent
+	// baseline), most prominent first.
+	Channels []string
+}
+
+// State is the monitor's state, as published on the status topic.
+type State string
+
+// States of the status topic.
+const (
+	StateOnline       State = "online"        // signal good, detector running
+	StateOffline      State = "offline"       // daemon not connected (last will)
+	StateSignalLost   State = "signal-lost"   // frames missing: gap, source error, reconnecting
+	StateElectrodeOff State = "electrode-off" // lead-off, flat line or saturation on a channel
+)
+
+// Status is a change of the monitor's state.
+type Status struct {
+	State State
+	Since time.Time
+	// Reason says why, for logs and the JSON-lines output ("lead-off on
+	// channel 3 T7-P7"); it is not part of the MQTT payload.
+	Reason string
+}
+
+// Score is one window's score.
+type Score struct {
+	T      time.Time // end of the window
+	Offset time.Duration
+	Score  float64
+	// Usable is false when the window was gated by signal quality; its
+	// score is then 0 and meaningless.
+	Usable bool
+}
+
+// Sink receives what the pipeline produces. Methods are called from the
+// pipeline's goroutine and must not block on the network: a sink that
+// publishes queues and returns.
+type Sink interface {
+	// Alert is called once when an event is detected.
+	Alert(e *Event) error
+	// EventEnd is called once when the event ends (End set).
+	EventEnd(e *Event) error
+	// Status is called when the monitor's state changes.
+	Status(s Status) error
+	// Score is called for every window.
+	Score(s Score) error
+	// Close flushes and releases the sink.
+	Close() error
+}
+
+// Verdicts of clinician feedback on an alert.
+const (
+	VerdictConfirmed = "confirmed"
+	VerdictRejected  = "rejected"
+)
+
+// Label is a labelled interval fed back to the learner: from clinician
+// feedback (a confirmed or rejected alert, or an interval they mark) or
+// from a recording's annotations.
+type Label struct {
+	// AlertID, when set, names the alert the label is about; Start and End
+	// are then filled in by the pipeline from the alert it raised.
+	AlertID string
+	// Start and End bound the labelled interval (wall-clock time).
+	Start, End time.Time
+	// Seizure is the label of the windows inside the interval.
+	Seizure bool
+	// From says where the label came from, for logs ("mqtt", "annotation").
+	From string
+}
