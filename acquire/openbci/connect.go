@@ -42,7 +42,7 @@ func (s *Source) connect() error {
 	s.port = p
 	s.mu.Unlock()
 	s.off, s.n, s.readErr = 0, 0, nil
-	s.lastData = s.now()
+	s.lastData = time.Now()
 	return nil
 }
 
@@ -91,9 +91,9 @@ func (s *Source) handshake(p io.ReadWriteCloser) error {
 // 's' not yet transmitted.)
 func (s *Source) drain(p io.Reader) error {
 	var b [256]byte
-	deadline := s.now().Add(s.opts.ReplyTimeout)
+	deadline := time.Now().Add(s.opts.ReplyTimeout)
 	dropped := 0
-	for s.now().Before(deadline) {
+	for time.Now().Before(deadline) {
 		if err := s.alive(); err != nil {
 			return err
 		}
@@ -124,7 +124,7 @@ func send(p io.Writer, c byte) error {
 func (s *Source) await(p io.Reader, what string) ([]byte, error) {
 	var reply []byte
 	var b [256]byte
-	deadline := s.now().Add(s.opts.ReplyTimeout)
+	deadline := time.Now().Add(s.opts.ReplyTimeout)
 	for {
 		if err := s.alive(); err != nil {
 			return nil, err
@@ -140,7 +140,7 @@ func (s *Source) await(p io.Reader, what string) ([]byte, error) {
 		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 			return nil, fmt.Errorf("openbci: waiting for reply to %s on %s: %w", what, s.path, err)
 		}
-		if s.now().After(deadline) {
+		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("%w to %s on %s within %v (got %q)", ErrNoReply, what, s.path, s.opts.ReplyTimeout, tail(reply, 64))
 		}
 	}
@@ -174,7 +174,7 @@ func (s *Source) reconnect(cause error) error {
 		}
 		err := s.connect()
 		if err == nil {
-			lost := uint64(s.now().Sub(s.lastFrame).Seconds() * s.dec.Rate())
+			lost := uint64(time.Now().Sub(s.lastFrame).Seconds() * s.dec.Rate())
 			s.dec.Resume(lost)
 			s.log.Info("openbci: reconnected", slog.String("port", s.path), slog.Int("attempt", attempt), slog.Uint64("frames_lost", lost))
 			return nil

@@ -101,7 +101,6 @@ type Source struct {
 	log  *slog.Logger
 	dec  *Decoder
 	info acquire.Info
-	now  func() time.Time
 
 	mu        sync.Mutex
 	port      io.ReadWriteCloser
@@ -118,7 +117,8 @@ type Source struct {
 }
 
 // Open opens the port at path, configures the board and starts streaming.
-// ctx bounds the source's life: when it is done, ReadFrame returns its
+// It does not retry: if the port cannot be opened or the board does not
+// answer, it returns the error. ctx bounds the source's life: when it is done, ReadFrame returns its
 // error and reconnection stops. Zero durations and a zero Backoff in opts
 // take DefaultOpts' values; nil opts means DefaultOpts.
 func Open(ctx context.Context, path string, opts *Opts) (*Source, error) {
@@ -156,7 +156,7 @@ func Open(ctx context.Context, path string, opts *Opts) (*Source, error) {
 	if o.Labels != nil && len(o.Labels) != nch {
 		return nil, fmt.Errorf("openbci: %d labels for %d channels", len(o.Labels), nch)
 	}
-	s := &Source{ctx: ctx, path: path, opts: o, log: log, dec: dec, now: time.Now, done: make(chan struct{})}
+	s := &Source{ctx: ctx, path: path, opts: o, log: log, dec: dec, done: make(chan struct{})}
 	s.info.Rate = dec.Rate()
 	s.info.Channels = make([]acquire.Channel, nch)
 	for i := range s.info.Channels {
@@ -214,7 +214,7 @@ func (s *Source) ReadFrame(f *acquire.Frame) error {
 				return err
 			}
 			if ok {
-				s.lastFrame = s.now()
+				s.lastFrame = time.Now()
 				return nil
 			}
 		}
@@ -248,7 +248,7 @@ func (s *Source) fill() error {
 		return errNoPort
 	}
 	n, err := p.Read(s.buf[:])
-	now := s.now()
+	now := time.Now()
 	s.off, s.n = 0, n
 	if n > 0 {
 		s.lastData = now
