@@ -1,11 +1,22 @@
 package classifier
 
-import "math"
+import (
+	"math"
 
-// This file holds the numerical kernels shared by LDA and QDA: a lower
+	"github.com/ictal/ictal/internal/detmath"
+)
+
+// This file holds the numerical kernels shared by the learners: a lower
 // triangular Cholesky factor L stored packed by columns, its positive
-// rank-one update, triangular solves against it, and a sum of logarithms
-// that needs one call to math.Log instead of one per term.
+// rank-one update, triangular solves against it, and sums of logarithms
+// that need one call to detmath.Log instead of one per term.
+//
+// Same bits on every architecture: logarithms come from detmath (the
+// assembly of math.Log differs in its last bits between amd64 and arm64),
+// and every product that feeds an addition or subtraction is rounded
+// explicitly, float64(a*b) + c, which the Go specification guarantees is
+// never fused into one multiply-add (arm64 fuses a*b + c otherwise, and
+// amd64 with GOAMD64=v3). TestLearnersGoldenBits checks the result.
 //
 // Packed layout: column k of the d×d lower triangle (rows k..d-1) occupies
 // l[colStart(d,k) : colStart(d,k)+d-k], so its first element is the
@@ -26,8 +37,23 @@ func setDiag(l []float64, d int, a []float64) {
 	}
 }
 
-// hypotLimit bounds the magnitudes for which a*a + b*b cannot overflow.
+// hypotLimit bounds the magnitudes for which a*a + b*b can neither
+// overflow nor lose everything to underflow (above 1/hypotLimit).
 const hypotLimit = 1e150
+
+// hypot returns √(a² + b²) without overflow or underflow, by scaling both
+// by the power of two that brings the larger to [½, 1) (exact), in place of
+// math.Hypot, whose amd64 assembly and portable Go differ in the last bit.
+func hypot(a, b float64) float64 {
+	a, b = math.Abs(a), math.Abs(b)
+	m := max(a, b)
+	if m == 0 || math.IsInf(m, 0) || m != m {
+		return m // 0, +Inf or NaN
+	}
+	_, e := math.Frexp(m)
+	a, b = math.Ldexp(a, -e), math.Ldexp(b, -e)
+	return math.Ldexp(math.Sqrt(float64(a*a)+float64(b*b)), e)
+}
 
 // cholUpdate overwrites the factor l of A = L·Lᵀ with the factor of
 // A + x·xᵀ (the classic positive rank-one update by Givens-like rotations,
@@ -44,10 +70,10 @@ func cholUpdate(l []float64, d int, x []float64, from int) {
 		c0 := colStart(d, k)
 		lkk := l[c0]
 		var r float64
-		if math.Abs(lkk) < hypotLimit && math.Abs(xk) < hypotLimit {
-			r = math.Sqrt(lkk*lkk + xk*xk)
+		if m := max(math.Abs(lkk), math.Abs(xk)); m < hypotLimit && m > 1/hypotLimit {
+			r = math.Sqrt(float64(lkk*lkk) + float64(xk*xk))
 		} else {
-			r = math.Hypot(lkk, xk)
+			r = hypot(lkk, xk)
 		}
 		// Rotation (c, s) with c = r/L_kk, s = x_k/L_kk. 1/L_kk runs in
 		// parallel with the square root; only 1/c waits for it.
@@ -61,9 +87,9 @@ func cholUpdate(l []float64, d int, x []float64, from int) {
 		xs := x[k+1 : k+1+n]
 		xs = xs[:len(col)] // bounds-check elimination hint
 		for i := range col {
-			li := (col[i] + s*xs[i]) * ic
+			li := (col[i] + float64(s*xs[i])) * ic
 			col[i] = li
-			xs[i] = c*xs[i] - s*li
+			xs[i] = float64(c*xs[i]) - float64(s*li)
 		}
 	}
 }
@@ -83,13 +109,13 @@ func forwardSolve(l []float64, d int, z []float64) float64 {
 	for k := 0; k < d; k++ {
 		zk := z[k] / l[c0]
 		z[k] = zk
-		sum += zk * zk
+		sum += float64(zk * zk)
 		n := d - k - 1
 		col := l[c0+1 : c0+1+n]
 		zs := z[k+1 : k+1+n]
 		zs = zs[:len(col)]
 		for i, lik := range col {
-			zs[i] -= lik * zk
+			zs[i] -= float64(lik * zk)
 		}
 		c0 += d - k
 	}
@@ -109,13 +135,13 @@ func backSolveT(l []float64, d int, z []float64) {
 		var a0, a1, a2, a3 float64
 		i := 0
 		for ; i+3 < len(col); i += 4 {
-			a0 += col[i] * zs[i]
-			a1 += col[i+1] * zs[i+1]
-			a2 += col[i+2] * zs[i+2]
-			a3 += col[i+3] * zs[i+3]
+			a0 += float64(col[i] * zs[i])
+			a1 += float64(col[i+1] * zs[i+1])
+			a2 += float64(col[i+2] * zs[i+2])
+			a3 += float64(col[i+3] * zs[i+3])
 		}
 		for ; i < len(col); i++ {
-			a0 += col[i] * zs[i]
+			a0 += float64(col[i] * zs[i])
 		}
 		z[k] = (z[k] - ((a0 + a1) + (a2 + a3))) / l[c0]
 	}
@@ -123,13 +149,20 @@ func backSolveT(l []float64, d int, z []float64) {
 
 // logDiag returns Σ_k log L_kk.
 func logDiag(l []float64, d int) float64 {
+	ls := logDiagSum(l, d)
+	return ls.value()
+}
+
+// logDiagSum returns the logSum of the diagonal of L, for callers that
+// combine it with other logarithms before the one detmath.Log (logSum.parts).
+func logDiagSum(l []float64, d int) logSum {
 	ls := newLogSum()
 	c0 := 0
 	for k := 0; k < d; k++ {
 		ls.add(l[c0])
 		c0 += d - k
 	}
-	return ls.value()
+	return ls
 }
 
 // cholValid reports whether every entry of the factor is finite and every
@@ -150,12 +183,12 @@ func cholValid(l []float64, d int) bool {
 	return true
 }
 
-// logSum accumulates Σ log v_i for positive v_i with a single math.Log at
+// logSum accumulates Σ log v_i for positive v_i with a single detmath.Log at
 // the end: it multiplies the mantissas (each in [1, 2)) and adds the binary
 // exponents, folding the running product's own exponent back every 512
 // terms, long before it could overflow (2^512 < MaxFloat64). Terms that are
 // not positive normal numbers (subnormals, zero, Inf, NaN) go through
-// math.Log directly, so the result is exact up to rounding for any input.
+// detmath.Log directly, so the result is exact up to rounding for any input.
 // Start from newLogSum.
 type logSum struct {
 	m     float64 // product of mantissas since the last fold
@@ -188,7 +221,7 @@ func (a *logSum) add(v float64) {
 	a.addIrregular(v)
 }
 
-func (a *logSum) addIrregular(v float64) { a.extra += math.Log(v) }
+func (a *logSum) addIrregular(v float64) { a.extra += detmath.Log(v) }
 
 // fold moves the exponent of the running mantissa product into e.
 func (a *logSum) fold() {
@@ -198,7 +231,7 @@ func (a *logSum) fold() {
 }
 
 // parts returns the sum as log(m) + e·ln 2 + extra with m in [1, 2), so
-// that several sums can be combined with a single math.Log.
+// that several sums can be combined with a single detmath.Log.
 func (a *logSum) parts() (m float64, e int64, extra float64) {
 	a.fold()
 	return a.m, a.e, a.extra
@@ -250,17 +283,16 @@ func logProd(v []float64) (m float64, e int64, extra float64) {
 	return m, e, extra
 }
 
-// mantExp splits a positive normal v into m·2^e with m in [1, 2); ok is
-// false for anything else (subnormal, zero, negative, Inf, NaN).
-func mantExp(v float64) (m float64, e int64, ok bool) {
-	b := math.Float64bits(v)
-	ex := int64(b >> 52)
-	if ex == 0 || ex >= 0x7ff {
-		return 0, 0, false
-	}
-	return math.Float64frombits(b&f64MantMask | f64One), ex - f64ExpBias, true
+func (a *logSum) value() float64 {
+	return detmath.Log(a.m) + float64(float64(a.e)*math.Ln2) + a.extra
 }
 
-func (a *logSum) value() float64 {
-	return math.Log(a.m) + float64(a.e)*math.Ln2 + a.extra
+// logRatio returns log(a/b) for positive finite a and b with one
+// detmath.Log and no overflow or underflow of the ratio: both are split
+// exactly into mantissas in [½, 1) and binary exponents (math.Frexp, exact
+// for subnormals too), so log(a/b) = log(m_a/m_b) + (e_a − e_b)·ln 2.
+func logRatio(a, b float64) float64 {
+	ma, ea := math.Frexp(a)
+	mb, eb := math.Frexp(b)
+	return detmath.Log(ma/mb) + float64(float64(ea-eb)*math.Ln2)
 }

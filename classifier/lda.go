@@ -3,6 +3,8 @@ package classifier
 import (
 	"fmt"
 	"math"
+
+	"github.com/ictal/ictal/internal/detmath"
 )
 
 // Ridge of LDA and QDA (see covPrior and covFactor).
@@ -10,9 +12,6 @@ const (
 	ridgeRel = 1e-6  // relative to the square of each feature's first value
 	ridgeCls = 1e-12 // relative to the mean square of the first example
 	ridgeAbs = 1e-100
-	// priorWeight ν is the weight, in examples, of the prior restored by
-	// refill under forgetting: ν pseudo-observations at the recent spread.
-	priorWeight = 1.0
 	// renormBelow is the lazy scale under which a factor is renormalised.
 	renormBelow = 1e-100
 	// priorDecayMin bounds how far a prior mass may decay between two
@@ -31,17 +30,17 @@ const (
 // the ridge is taken relative to each feature's own magnitude there
 // (invariant to rescaling any feature); the second term covers a feature
 // that happened to be 0, at a scale too small to swamp any other feature;
-// the third only an all-zero first example. Σ_c = (S_c + diag(ρ))/T_c is
-// then positive definite from the first example on, with a shrinkage of
-// ρ_j/T_c that fades as data accumulate.
+// the third only an all-zero first example. Σ = (S + diag(ρ))/T is then
+// positive definite from the first example on, with a shrinkage of ρ_j/T
+// that fades as data accumulate.
 func covPrior(rho, x []float64) {
 	var q float64
 	for _, v := range x {
-		q += v * v
+		q += float64(v * v)
 	}
 	q /= float64(len(x))
 	for j, v := range x {
-		rho[j] = ridgeRel*v*v + ridgeCls*q + ridgeAbs
+		rho[j] = float64(ridgeRel*v*v) + float64(ridgeCls*q) + ridgeAbs
 	}
 }
 
@@ -51,35 +50,28 @@ func covPrior(rho, x []float64) {
 //
 // with a lazy scale s so that forgetting (A ← β·A) is s ← β·s, O(1), and a
 // rank-one update by v becomes one of L by v/√s; L is renormalised (L ←
-// √s·L, s ← 1) when s falls below 1e-100. The prior mass p starts at ρ
-// (covPrior) and decays with the data; with β < 1 refill restores one
-// coordinate per call, round-robin, by a rank-one
-// update along e_j, so A stays positive definite however degenerate the
-// data (without it, thousands of identical points would drive A to 0 along
-// every direction). The mass restored is max(ρ_j, ν·v̂_j), where v̂_j is the
-// recent variance of feature j over both classes (spread) and ν =
-// priorWeight: under forgetting a class's effective weight stays small (at
-// β = 0.9 and 1 positive in 10 examples, around 1), and a covariance
-// estimated from one or two points plus a ridge of 1e-6 is a needle that
-// no later positive fits (measured: prequential AUC of one QDA 0.81 on the
-// rare-positive stream of TestLearnerForgettingRarePositives, 0.99 with
-// this prior). ν pseudo-observations at the data's own recent spread is the
-// usual conjugate prior: it dominates while the class is thin or stale and
-// fades as its weight grows. With β = 1 nothing decays, nothing is
-// refilled, and the prior stays ρ (the learner is then lossless).
+// √s·L, s ← 1) when s falls below 1e-100. The prior mass p starts at the
+// ridge ρ (covPrior) and decays with the data; with β < 1 refill restores
+// coordinates round-robin to ρ_j by rank-one updates along e_j, so A stays
+// positive definite however degenerate the data (without it, thousands of
+// identical points would drive A to 0 along every direction). With β = 1
+// nothing decays, nothing is refilled, and the prior stays ρ (the learner
+// is then lossless).
 //
 // One coordinate per call lets a mass decay by β^(d−1) before its next
 // refill: 0.02 for β = 0.9 and d = 36, but 1e-210 for β = 1e-6, where the
 // factor's dynamic range then overflows. So perCall coordinates are
-// refilled per call, the fewest that keep every mass above 1e-12 of its
-// target: 1 for β = 0.9 up to d = 262, and for β = 0.5 up to d = 39.
+// refilled per call, the fewest that keep every mass above 1e-12 of ρ_j:
+// 1 for β = 0.9 up to d = 262, and for β = 0.5 up to d = 39. A call here
+// is a call that decays this factor: every call for LDA's pooled factor,
+// the calls of its class for a QDA class factor.
 type covFactor struct {
 	d       int
 	started bool      // rho, p and l are set (the first example was seen)
 	s       float64   // lazy scale
 	next    int       // coordinate refilled next
 	perCall int       // coordinates refilled per call
-	rho     []float64 // least prior mass per coordinate (covPrior)
+	rho     []float64 // prior mass restored per coordinate (covPrior)
 	p       []float64 // current prior mass per coordinate (true units)
 	l       []float64 // packed factor (see cholesky.go)
 }
@@ -133,22 +125,21 @@ func refillsPerCall(d int, beta float64) int {
 		return 1
 	}
 	// Rounds between refills of a coordinate that keep the mass above the
-	// bound, at least 1.
-	gap := max(int(math.Log(priorDecayMin)/math.Log(beta)), 1)
+	// bound, at least 1 (detmath: the same count on every architecture).
+	gap := max(int(detmath.Log(priorDecayMin)/detmath.Log(beta)), 1)
 	return min((d+gap-1)/gap, d)
 }
 
-// refill restores the prior mass of the next perCall coordinates j to
-// max(ρ_j, ν·v̂_j) (never lowering one: no downdates); u is scratch.
-func (f *covFactor) refill(u []float64, all *spread) {
+// refill restores the prior mass of the next perCall coordinates j to ρ_j
+// (never lowering one: no downdates); u is scratch.
+func (f *covFactor) refill(u []float64) {
 	for range f.perCall {
 		j := f.next
-		m := max(f.rho[j], all.target(j))
-		if add := m - f.p[j]; add > 0 {
+		if add := f.rho[j] - f.p[j]; add > 0 {
 			clear(u)
 			u[j] = math.Sqrt(add / f.s)
 			cholUpdate(f.l, f.d, u, j)
-			f.p[j] = m
+			f.p[j] = f.rho[j]
 		}
 		f.next++
 		if f.next == f.d {
@@ -224,64 +215,6 @@ func (f *covFactor) decode(d *decoder, what string) {
 	}
 }
 
-// spread is the running mean and variance of every example, both classes
-// together, under the learner's forgetting (the weighted Welford step of
-// nb): the scale of the prior that refill restores.
-type spread struct {
-	t     float64
-	mu, v []float64
-}
-
-func newSpread(d int) spread {
-	buf := make([]float64, 2*d)
-	return spread{mu: buf[:d:d], v: buf[d:]}
-}
-
-func (s *spread) learn(x []float64, w, beta float64) {
-	t := s.t * beta
-	t1 := t + w
-	s.t = t1
-	mu := s.mu
-	x = x[:len(mu)]
-	if t == 0 {
-		copy(mu, x)
-		clear(s.v)
-		return
-	}
-	a, r := w/t1, t/t1
-	v := s.v[:len(mu)]
-	for j, xj := range x {
-		dl := xj - mu[j]
-		mu[j] += a * dl
-		v[j] = r * (v[j] + a*dl*dl)
-	}
-}
-
-// target is the prior mass refill restores on coordinate j.
-func (s *spread) target(j int) float64 { return priorWeight * s.v[j] }
-
-func spreadEncodedLen(d int) int { return 8 * (1 + 2*d) }
-
-func (s *spread) appendBinary(b []byte) []byte {
-	b = appendF64(b, s.t)
-	b = appendF64s(b, s.mu)
-	return appendF64s(b, s.v)
-}
-
-func (s *spread) decode(d *decoder, what string) {
-	s.t = d.nonNeg(what + " weight")
-	d.f64s(s.mu, what+" mean")
-	for j := range s.v {
-		s.v[j] = d.nonNeg(what + " variance")
-	}
-}
-
-func (s *spread) reset() {
-	s.t = 0
-	clear(s.mu)
-	clear(s.v)
-}
-
 func allZero(v []float64) bool {
 	for _, x := range v {
 		if x != 0 {
@@ -291,47 +224,59 @@ func allZero(v []float64) bool {
 	return true
 }
 
-// lda is the linear discriminant analysis base learner: per class a total
-// weight T_c and mean μ_c, and one pooled within-class scatter S = S+ + S−,
-// each updated by the weighted Welford step (see nb):
+// lda is the linear discriminant analysis base learner: per class c a
+// prior weight W_c, a class weight T_c and a mean μ_c, and one pooled
+// within-class scatter S with its weight T. A call with label c and weight
+// w updates class c by the weighted Welford step of nb with class c's own
+// decayed weight, and the pooled scatter with the same rank-one term after
+// decaying it:
 //
-//	T' = βT + w,  δ = x − μ,  μ' = μ + (w/T')·δ,  S' = βS + w·(βT/T')·δδᵀ,
+//	T_c' = βT_c + w,  δ = x − μ_c,  μ_c' = μ_c + (w/T_c')·δ,
+//	S' = βS + w·(βT_c/T_c')·δδᵀ,  T' = βT + w.
 //
-// where with β < 1 every call first forgets (multiplies by β) both classes'
-// weights and the whole scatter, so a weight-k update is then not k unit
-// updates; with β = 1 it is, up to rounding. The shared covariance is the
-// maximum-likelihood pooled estimate
+// So the means forget per class, like nb's (the rare class keeps its last
+// ~1/(1 − β) examples however long the gap), while the pooled covariance
+// forgets in time over both classes: it is one shape shared by both, and
+// the recent calls of either class are the best evidence of it. The other
+// class's weight and mean are untouched. The priors W_c = Σ w never forget
+// (see nb for why). With β = 1, T = T+ + T−, S = S+ + S− and a weight-k
+// update equals k unit updates up to rounding; with β < 1 one call is one
+// time step.
 //
-//	Σ = (S + diag(p)) / (T+ + T−),
+// The shared covariance is the maximum-likelihood pooled estimate
 //
-// with the prior diag(p) of covFactor (the ridge ρ of covPrior when β = 1;
-// under forgetting, refilled towards the recent spread). ML rather than the
-// unbiased (T+ + T− − 2) denominator: the weights are Poisson draws and
-// decayed sums, not counts, so the "n − 2" correction has no clean meaning
-// (below 2 units of weight it would even turn Σ negative), and the two
-// agree as data accumulate. Σ is held as the factor of S + diag(p),
-// updated by one rank-one update per call (plus the refills with β < 1),
-// O(d²).
+//	Σ = (S + diag(p)) / T,
+//
+// with the prior diag(p) of covFactor (the ridge ρ of covPrior, decayed
+// with the scatter and refilled to ρ under forgetting). ML rather than the
+// unbiased (T − 2) denominator: the weights are Poisson draws and decayed
+// sums, not counts, so the "n − 2" correction has no clean meaning (below 2
+// units of weight it would even turn Σ negative), and the two agree as
+// data accumulate. Σ is held as the factor of S + diag(p), updated by one
+// rank-one update per call (plus the refills with β < 1), O(d²).
 //
 // The log-odds are linear in x:
 //
-//	log T+ − log T− + wᵀ(x − m),  w = Σ⁻¹(μ+ − μ−),  m = (μ+ + μ−)/2,
+//	log W+ − log W− + wᵀ(x − m),  w = Σ⁻¹(μ+ − μ−),  m = (μ+ + μ−)/2,
 //
 // (the Gaussian normalisers cancel), which keeps far points exact: no
-// difference of two huge quadratic forms. w and m are recomputed in O(d²)
-// on the first logOdds after a change, so predict is O(d). An lda is not
-// safe for concurrent use.
+// difference of two huge quadratic forms. w, m and the log prior ratio
+// (one detmath.Log) are recomputed in O(d²) on the first logOdds after a
+// change, so predict is O(d). Products feeding sums are rounded
+// explicitly (see cholesky.go): the same bits on every architecture. An
+// lda is not safe for concurrent use.
 type lda struct {
 	d    int
 	beta float64
-	t    [2]float64
+	pw   [2]float64 // prior weight W_c (cumulative, never forgets)
+	t    [2]float64 // class weight T_c (forgets per class)
 	mu   [2][]float64
-	f    covFactor
-	all  spread // with β < 1: both classes' recent spread
+	tp   float64   // pooled weight T (forgets every call)
+	f    covFactor // pooled scatter S + diag(p)
 
 	u     []float64 // scratch
 	w, m  []float64 // cache
-	lp    float64   // cache: log T+ − log T−
+	lp    float64   // cache: log W+ − log W−
 	dirty bool
 }
 
@@ -344,7 +289,6 @@ func newLDA(d int, beta float64) *lda {
 		beta:  beta,
 		mu:    [2][]float64{buf[:d:d], buf[d : 2*d : 2*d]},
 		f:     newCovFactor(d, beta),
-		all:   newSpread(d),
 		u:     buf[2*d : 3*d : 3*d],
 		w:     buf[3*d : 4*d : 4*d],
 		m:     buf[4*d:],
@@ -353,21 +297,20 @@ func newLDA(d int, beta float64) *lda {
 }
 
 func (l *lda) learn(x []float64, positive bool, w float64) {
-	if l.beta != 1 {
-		l.t[clsNeg] *= l.beta
-		l.t[clsPos] *= l.beta
-		if l.f.started {
-			l.f.decay(l.beta)
-		}
-	}
+	tp := l.tp
 	if !l.f.started {
 		l.f.start(x)
+	} else if l.beta != 1 {
+		l.f.decay(l.beta)
+		tp = float64(tp * l.beta)
 	}
-	if l.beta != 1 {
-		l.all.learn(x, w, l.beta)
-	}
+	l.tp = tp + w
 	c := learnerClass(positive)
+	l.pw[c] += w
 	t := l.t[c]
+	if l.beta != 1 {
+		t = float64(t * l.beta)
+	}
 	t1 := t + w
 	l.t[c] = t1
 	mu := l.mu[c]
@@ -380,12 +323,12 @@ func (l *lda) learn(x []float64, positive bool, w float64) {
 		for j, xj := range x {
 			dl := xj - mu[j]
 			u[j] = dl
-			mu[j] += a * dl
+			mu[j] += float64(a * dl)
 		}
 		l.f.add(u, math.Sqrt(w*(t/t1)))
 	}
 	if l.beta != 1 {
-		l.f.refill(l.u, &l.all)
+		l.f.refill(l.u)
 	}
 	l.dirty = true
 }
@@ -395,23 +338,23 @@ func (l *lda) refresh() {
 	mp, mn := l.mu[clsPos], l.mu[clsNeg]
 	for j := range l.w {
 		l.w[j] = mp[j] - mn[j]
-		l.m[j] = 0.5*mp[j] + 0.5*mn[j]
+		l.m[j] = float64(0.5*mp[j]) + float64(0.5*mn[j])
 	}
 	forwardSolve(l.f.l, l.d, l.w)
 	backSolveT(l.f.l, l.d, l.w)
-	k := (l.t[clsPos] + l.t[clsNeg]) / l.f.s
+	k := l.tp / l.f.s
 	for j := range l.w {
 		l.w[j] *= k
 	}
-	l.lp = math.Log(l.t[clsPos]) - math.Log(l.t[clsNeg])
+	l.lp = logRatio(l.pw[clsPos], l.pw[clsNeg])
 	l.dirty = false
 }
 
 func (l *lda) logOdds(x []float64) float64 {
-	if !(l.t[clsPos] > 0) {
+	if !(l.pw[clsPos] > 0) {
 		return math.Inf(-1)
 	}
-	if !(l.t[clsNeg] > 0) {
+	if !(l.pw[clsNeg] > 0) {
 		return math.Inf(1)
 	}
 	if l.dirty {
@@ -423,21 +366,22 @@ func (l *lda) logOdds(x []float64) float64 {
 	var s0, s1 float64
 	j := 0
 	for ; j+1 < len(x); j += 2 {
-		s0 += w[j] * (x[j] - m[j])
-		s1 += w[j+1] * (x[j+1] - m[j+1])
+		s0 += float64(w[j] * (x[j] - m[j]))
+		s1 += float64(w[j+1] * (x[j+1] - m[j+1]))
 	}
 	if j < len(x) {
-		s0 += w[j] * (x[j] - m[j])
+		s0 += float64(w[j] * (x[j] - m[j]))
 	}
 	return l.lp + (s0 + s1)
 }
 
 func (l *lda) predict(x []float64) bool { return l.logOdds(x) > 0 }
 
-// ldaEncodedLen is the size of an encoded lda of dimension d: d and β, T
-// and μ per class (negative first), the pooled factor, then the spread.
+// ldaEncodedLen is the size of an encoded lda of dimension d: d and β,
+// per class (negative first) W, T and μ, then the pooled weight and
+// factor.
 func ldaEncodedLen(d int) int {
-	return 8*(2+2*(1+d)) + covFactorEncodedLen(d) + spreadEncodedLen(d)
+	return 8*(2+2*(2+d)+1) + covFactorEncodedLen(d)
 }
 
 func (l *lda) encodedLen() int { return ldaEncodedLen(l.d) }
@@ -446,11 +390,12 @@ func (l *lda) appendBinary(b []byte) []byte {
 	b = appendU64(b, uint64(l.d))
 	b = appendF64(b, l.beta)
 	for c := range 2 {
+		b = appendF64(b, l.pw[c])
 		b = appendF64(b, l.t[c])
 		b = appendF64s(b, l.mu[c])
 	}
-	b = l.f.appendBinary(b)
-	return l.all.appendBinary(b)
+	b = appendF64(b, l.tp)
+	return l.f.appendBinary(b)
 }
 
 func (l *lda) decode(d *decoder) error {
@@ -466,26 +411,33 @@ func (l *lda) decodeState(d *decoder) error {
 		return err
 	}
 	for c, name := range [2]string{"lda negative class", "lda positive class"} {
-		l.t[c] = d.nonNeg(name + " weight")
+		l.pw[c], l.t[c] = decodeClassWeights(d, name)
 		d.f64s(l.mu[c], name+" mean")
 	}
 	at := d.off
+	l.tp = d.nonNeg("lda pooled weight")
 	l.f.decode(d, "lda covariance")
-	if d.err == nil && !l.f.started && (l.t[clsNeg] != 0 || l.t[clsPos] != 0) {
-		d.off = at
-		d.fail("lda covariance: no prior although the classes have weight")
+	if d.err == nil {
+		switch {
+		case l.f.started != (l.tp > 0):
+			d.off = at
+			d.fail(fmt.Sprintf("lda pooled weight %g with prior set %v, want a prior exactly when the weight is positive", l.tp, l.f.started))
+		case l.f.started != (l.t[clsNeg] > 0 || l.t[clsPos] > 0):
+			d.off = at
+			d.fail(fmt.Sprintf("lda covariance: prior set %v with class weights %g and %g", l.f.started, l.t[clsNeg], l.t[clsPos]))
+		}
 	}
-	l.all.decode(d, "lda spread")
 	l.dirty = true
 	return d.err
 }
 
 // reset returns l to its untrained state.
 func (l *lda) reset() {
+	l.pw = [2]float64{}
 	l.t = [2]float64{}
+	l.tp = 0
 	clear(l.mu[clsNeg])
 	clear(l.mu[clsPos])
 	l.f.reset()
-	l.all.reset()
 	l.dirty = true
 }

@@ -73,19 +73,53 @@ func lrnLogProb(t *testing.T, mu []float64, cov *mat.SymDense, x []float64) floa
 	return -0.5 * (float64(d)*math.Log(2*math.Pi) + c.LogDet() + mat.Dot(dl, &sol))
 }
 
+// lrnPooled is LDA's pooled within-class scatter and weight by their
+// definition: every call decays the pooled sums by β and adds the growth
+// of its class's own (per-class forgetting) scatter, S_c(k) − β·S_c(k−1),
+// where S_c(k) is the two-pass scatter of the class's first k examples
+// (lrnBatchStats). With β = 1 the sum telescopes to S+ + S−, computed so.
+func lrnPooled(ex []lrnExample, d int, beta float64) (*mat.SymDense, float64) {
+	s := mat.NewSymDense(d, nil)
+	var t float64
+	for _, e := range ex {
+		t = t*beta + e.w
+	}
+	if beta == 1 {
+		s.AddSym(lrnBatchStats(ex, d, 1, false).s, lrnBatchStats(ex, d, 1, true).s)
+		return s, t
+	}
+	last := [2]*mat.SymDense{mat.NewSymDense(d, nil), mat.NewSymDense(d, nil)}
+	for i, e := range ex {
+		c := learnerClass(e.positive)
+		now := lrnBatchStats(ex[:i+1], d, beta, e.positive).s
+		for a := range d {
+			for b := a; b < d; b++ {
+				s.SetSym(a, b, beta*s.At(a, b)+(now.At(a, b)-beta*last[c].At(a, b)))
+			}
+		}
+		last[c] = now
+	}
+	return s, t
+}
+
 func TestLDAMatchesBatch(t *testing.T) {
 	for _, beta := range []float64{1, 0.99, 0.9} {
 		t.Run(fmt.Sprint("beta=", beta), func(t *testing.T) {
 			const d = 5
 			rng := rand.New(rand.NewPCG(31, 32))
-			ex := lrnGaussians(rng, 3000, d, 0.3, 2, 1, 1.5, true)
+			ex := lrnGaussians(rng, 1000, d, 0.3, 2, 1, 1.5, true)
 			l := newLDA(d, beta)
 			lrnTrain(l, ex)
 			bn, bp := lrnBatchStats(ex, d, beta, false), lrnBatchStats(ex, d, beta, true)
 			lrnCheckMean(t, "negatives", l.t[clsNeg], l.mu[clsNeg], bn)
 			lrnCheckMean(t, "positives", l.t[clsPos], l.mu[clsPos], bp)
-			pooled := mat.NewSymDense(d, nil)
-			pooled.AddSym(bn.s, bp.s)
+			if l.pw != [2]float64{bn.w, bp.w} {
+				t.Errorf("prior weights %v, want the sums %v", l.pw, [2]float64{bn.w, bp.w})
+			}
+			pooled, tp := lrnPooled(ex, d, beta)
+			if e := lrnRelErr(l.tp, tp, tp); e > 1e-13 {
+				t.Errorf("pooled weight %v, batch %v", l.tp, tp)
+			}
 			// The factor is rebuilt here as s·L·Lᵀ − diag(p), each entry a
 			// sum of d products: a few ulps of the largest entry.
 			lrnCheckSym(t, "pooled scatter", lrnScatter(&l.f), pooled, 1e-12)
@@ -97,27 +131,15 @@ func TestLDAMatchesBatch(t *testing.T) {
 				}
 				return
 			}
-			// The spread is the two-pass statistics of all examples.
-			all := make([]lrnExample, len(ex))
-			for i, e := range ex {
-				all[i] = lrnExample{e.x, true, e.w}
-			}
-			ba := lrnBatchStats(all, d, beta, true)
-			lrnCheckMean(t, "spread", l.all.t, l.all.mu, ba)
-			for j := range d {
-				if v := ba.s.At(j, j) / ba.t; lrnRelErr(l.all.v[j], v, v) > 1e-11 {
-					t.Errorf("spread variance %d = %v, batch %v", j, l.all.v[j], v)
-				}
-			}
-			// The coordinate refilled last holds ν pseudo-examples at the
-			// spread; every coordinate was refilled at most d−1 calls ago.
+			// The coordinate refilled last holds ρ again; every coordinate
+			// was refilled at most d−1 calls ago.
 			last := (l.f.next + d - 1) % d
-			if got, want := l.f.p[last], priorWeight*l.all.v[last]; lrnRelErr(got, want, want) > 1e-12 {
-				t.Errorf("prior mass of the last refilled coordinate %d = %g, want %g", last, got, want)
+			if got, want := l.f.p[last], l.f.rho[last]; got != want {
+				t.Errorf("prior mass of the last refilled coordinate %d = %g, want ρ = %g", last, got, want)
 			}
 			for j, r := range l.f.rho {
-				if lo := r * math.Pow(beta, d-1); l.f.p[j] < lo*(1-1e-12) {
-					t.Errorf("prior mass %d = %g, below ρ·β^(d−1) = %g", j, l.f.p[j], lo)
+				if lo := r * math.Pow(beta, d-1); l.f.p[j] < lo*(1-1e-12) || l.f.p[j] > r {
+					t.Errorf("prior mass %d = %g, outside [ρ·β^(d−1), ρ] = [%g, %g]", j, l.f.p[j], lo, r)
 				}
 			}
 		})
@@ -133,11 +155,10 @@ func TestLDALogOddsMatchesReference(t *testing.T) {
 			l := newLDA(d, beta)
 			lrnTrain(l, ex)
 			bn, bp := lrnBatchStats(ex, d, beta, false), lrnBatchStats(ex, d, beta, true)
-			pooled := mat.NewSymDense(d, nil)
-			pooled.AddSym(bn.s, bp.s)
-			cov := lrnCov(pooled, l.f.p, bn.t+bp.t)
+			pooled, tp := lrnPooled(ex, d, beta)
+			cov := lrnCov(pooled, l.f.p, tp)
 			for _, x := range lrnProbes(rng, 50, d, 1) {
-				want := math.Log(bp.t) - math.Log(bn.t) + lrnLogProb(t, bp.mu, cov, x) - lrnLogProb(t, bn.mu, cov, x)
+				want := math.Log(bp.w) - math.Log(bn.w) + lrnLogProb(t, bp.mu, cov, x) - lrnLogProb(t, bn.mu, cov, x)
 				if got := l.logOdds(x); lrnRelErr(got, want, 1+math.Abs(want)) > 1e-9 {
 					t.Errorf("logOdds(%v) = %v, reference %v", x, got, want)
 				}

@@ -3,6 +3,8 @@ package classifier
 import (
 	"fmt"
 	"math"
+
+	"github.com/ictal/ictal/internal/detmath"
 )
 
 // Class indices of the per-class arrays of the learners.
@@ -25,38 +27,38 @@ const (
 	nbFloorAbs = 1e-100 // absolute, only reached when a class has seen nothing but the zero vector
 )
 
-// nb is the Gaussian naive Bayes base learner: per class c ∈ {+, −} a total
-// weight T_c and, per feature j, a mean μ_cj and the maximum-likelihood
-// variance v_cj = S_cj/T_c, where S_cj is the weighted sum of squared
-// deviations. An update with weight w is the weighted Welford step
+// nb is the Gaussian naive Bayes base learner: per class c ∈ {+, −} a
+// prior weight W_c, a class weight T_c and, per feature j, a mean μ_cj and
+// the maximum-likelihood variance v_cj = S_cj/T_c, where S_cj is the
+// weighted sum of squared deviations.
+//
+// Class-conditional statistics forget per class, as the paper's estimator
+// of one Gaussian (Section 8: μ_n = (1 − 1/t_n)·μ_{n−1} + x_n/t_n with t_n =
+// β·t_{n−1} + 1, n counting the examples of that Gaussian). A call with
+// label c and weight w is the weighted Welford step with class c's decayed
+// weight,
 //
 //	T' = βT + w,  δ = x − μ,  μ' = μ + (w/T')·δ,  S' = βS + w·(βT/T')·δ²,
 //
-// kept as v' = r·(v + a·δ²) with a = w/T' and r = βT/T' (S' = T'·v'). It is
-// exact: with β = 1 one update of weight k equals k updates of weight 1 up
-// to rounding. With a forgetting factor β < 1 every learn call first
-// multiplies the weight of everything learned before by β — both classes'
-// T and S (Section 8: t_n = β·t_{n−1} + w) — so a weight-k update is then
-// NOT k unit updates (those would forget k times); one call is one time
-// step, and that is the definition used. Forgetting leaves the other
-// class's means and ML variances unchanged (S and T shrink together), which
-// is why variances rather than scatters are stored: the other class costs
-// O(1).
+// kept as v' = r·(v + a·δ²) with a = w/T' and r = βT/T' (S' = T'·v'), and
+// leaves the other class untouched: the rare seizure class keeps its last
+// ~1/(1 − β) examples however long the gap between seizures. With β = 1
+// the step is exact: one update of weight k equals k updates of weight 1
+// up to rounding. With β < 1 one call is one step of the class's own
+// clock, so a weight-k call forgets once and k unit calls k times.
+//
+// The class priors do not forget: W_c = Σ w is the cumulative weight of
+// class c (β = 1). In the ensembles the prior is the channel through which
+// cost-sensitive resampling acts (UOB's λ = a·C, AC2's weights): a prior
+// forgetting per class would saturate both classes at w/(1 − β) and erase
+// the class ratio, and one decayed globally collapses between rare events.
+// Forgetting changes what a class looks like, not how often it occurs.
 //
 // The log-odds are computed in the log domain:
 //
-//	log T+ − log T− + Σ_j [log N(x_j; μ+j, u+j) − log N(x_j; μ−j, u−j)].
+//	log W+ − log W− + Σ_j [log N(x_j; μ+j, u+j) − log N(x_j; μ−j, u−j)],
 //
-// With β = 1 the variance used is u_cj = max(v_cj, f_cj), the ML variance
-// above a floor. With β < 1 a class's effective weight stays small (about
-// 1.5 for β = 0.9 and one positive in ten examples) and an ML variance from
-// one or two points is a needle: u_cj = max(v_cj + ν·v̂_j/T_c, f_cj), ν
-// pseudo-examples (priorWeight) at the recent spread v̂ of feature j over
-// both classes, the prior LDA and QDA also use under forgetting (see
-// covFactor). It fades as the class's weight grows and widens a class that
-// has not been seen for a while (measured on the rare-positive stream of
-// TestLearnerForgettingRarePositives: prequential AUC 0.944 without it,
-// 1.000 with it). The floor is
+// with u_cj = max(v_cj, f_cj), the ML variance above the floor
 //
 //	f_cj = 1e-9·(μ_cj² + v_cj) + 1e-18·max_k(μ_ck² + v_ck) + 1e-100.
 //
@@ -74,13 +76,16 @@ const (
 //
 // Predict costs one pass over the features: per class ½/u_j and their
 // product (as mantissa and exponent, see logProd) are cached and
-// recomputed only for a class whose statistics changed (with β < 1, both
-// after every learn); the constant log T+ − log T− − ½Σ log u+j +
-// ½Σ log u−j then takes one math.Log. An nb is not safe for concurrent use.
+// recomputed only for the class whose statistics changed; the constant
+// log W+ − log W− − ½Σ log u+j + ½Σ log u−j then takes one detmath.Log.
+// Products feeding sums are rounded explicitly (see cholesky.go), so the
+// state and the log-odds are the same bits on every architecture. An nb is
+// not safe for concurrent use.
 type nb struct {
 	d    int
 	beta float64
-	t    [2]float64   // total weight T_c
+	pw   [2]float64   // prior weight W_c (cumulative, never forgets)
+	t    [2]float64   // class weight T_c (forgets per class)
 	mu   [2][]float64 // means μ_c
 	v    [2][]float64 // ML variances S_c/T_c, not floored
 
@@ -91,7 +96,6 @@ type nb struct {
 	px    [2]float64
 	dirty [2]bool // the class's caches are stale
 
-	all  spread  // with β < 1: both classes' recent spread (the prior)
 	c0   float64 // cache: constant()
 	c0ok bool    // c0 is current
 }
@@ -99,28 +103,25 @@ type nb struct {
 // newNB returns an untrained naive Bayes learner for d features with
 // forgetting factor beta in (0, 1].
 func newNB(d int, beta float64) *nb {
-	buf := make([]float64, 8*d)
+	buf := make([]float64, 6*d)
 	n := &nb{d: d, beta: beta}
 	for c := range 2 {
-		k := 4 * c * d
+		k := 3 * c * d
 		n.mu[c] = buf[k : k+d : k+d]
 		n.v[c] = buf[k+d : k+2*d : k+2*d]
 		n.half[c] = buf[k+2*d : k+3*d : k+3*d]
 		n.dirty[c] = true
 	}
-	n.all = newSpread(d)
 	return n
 }
 
 func (n *nb) learn(x []float64, positive bool, w float64) {
-	if n.beta != 1 {
-		n.t[clsNeg] *= n.beta
-		n.t[clsPos] *= n.beta
-		n.all.learn(x, w, n.beta)
-		n.dirty = [2]bool{true, true} // both priors moved
-	}
 	c := learnerClass(positive)
+	n.pw[c] += w
 	t := n.t[c]
+	if n.beta != 1 {
+		t = float64(t * n.beta)
+	}
 	t1 := t + w
 	n.t[c] = t1
 	mu, v := n.mu[c], n.v[c]
@@ -133,8 +134,8 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 		v = v[:len(mu)]
 		for j, xj := range x {
 			dl := xj - mu[j]
-			mu[j] += a * dl
-			v[j] = r * (v[j] + a*dl*dl)
+			mu[j] += float64(a * dl)
+			v[j] = r * (v[j] + float64(a*dl*dl))
 		}
 	}
 	n.dirty[c] = true
@@ -148,24 +149,14 @@ func (n *nb) refresh(c int) {
 	half = half[:len(mu)]
 	var m2max float64
 	for j, m := range mu {
-		if s := m*m + v[j]; s > m2max {
+		if s := float64(m*m) + v[j]; s > m2max {
 			m2max = s
 		}
 	}
-	base := nbFloorCls*m2max + nbFloorAbs
-	// Under forgetting: ν pseudo-examples at the recent spread, (S_cj +
-	// ν·v̂_j)/T_c = v_cj + (ν/T_c)·v̂_j.
-	var k float64
-	if n.beta != 1 {
-		// A class unseen for long has a subnormal weight and ν/T_c
-		// overflows; capped, a zero spread gives 0, not Inf·0 = NaN, and a
-		// non-zero one an infinitely wide class, which ranks last.
-		k = min(priorWeight/n.t[c], math.MaxFloat64)
-	}
-	all := n.all.v[:len(mu)]
+	base := float64(nbFloorCls*m2max) + nbFloorAbs
 	for j, m := range mu {
-		vj := v[j] + k*all[j]
-		if f := nbFloorRel*(m*m+v[j]) + base; vj < f {
+		vj := v[j]
+		if f := float64(nbFloorRel*(float64(m*m)+vj)) + base; vj < f {
 			vj = f
 		}
 		half[j] = 0.5 / vj
@@ -174,33 +165,25 @@ func (n *nb) refresh(c int) {
 	n.dirty[c] = false
 }
 
-// constant returns log T+ − log T− − ½Σ_j log var+j + ½Σ_j log var−j
-// = log T+ − log T− + ½ log Π_j half+j − ½ log Π_j half−j with one
-// math.Log and one math.Sqrt: the weights and the products are split into
-// mantissas in [1, 2) and binary exponents, the mantissas combined into a
-// ratio in [0.35, 2.9] and the exponents summed exactly.
+// constant returns log W+ − log W− − ½Σ_j log u+j + ½Σ_j log u−j
+// = log W+ − log W− + ½ log Π_j half+j − ½ log Π_j half−j with one
+// detmath.Log and one math.Sqrt: the weights and the products are split
+// into mantissas and binary exponents (exactly, subnormals included), the
+// mantissas combined into a ratio in (0.35, 2.9) and the exponents summed
+// exactly.
 func (n *nb) constant() float64 {
-	tpm, tpe, okp := mantExp(n.t[clsPos])
-	tnm, tne, okn := mantExp(n.t[clsNeg])
-	if !okp || !okn { // subnormal weights: plain logarithms
-		return math.Log(n.t[clsPos]) - math.Log(n.t[clsNeg]) + n.halfLogRatio()
-	}
-	r := tpm / tnm * math.Sqrt(n.pm[clsPos]/n.pm[clsNeg])
-	e := float64(tpe-tne) + 0.5*float64(n.pe[clsPos]-n.pe[clsNeg])
-	return math.Log(r) + e*math.Ln2 + 0.5*(n.px[clsPos]-n.px[clsNeg])
-}
-
-// halfLogRatio is ½ log Π_j half+j − ½ log Π_j half−j.
-func (n *nb) halfLogRatio() float64 {
-	return 0.5*(math.Log(n.pm[clsPos]/n.pm[clsNeg])+float64(n.pe[clsPos]-n.pe[clsNeg])*math.Ln2) +
-		0.5*(n.px[clsPos]-n.px[clsNeg])
+	wpm, wpe := math.Frexp(n.pw[clsPos])
+	wnm, wne := math.Frexp(n.pw[clsNeg])
+	r := wpm / wnm * math.Sqrt(n.pm[clsPos]/n.pm[clsNeg])
+	e := float64(wpe-wne) + float64(0.5*float64(n.pe[clsPos]-n.pe[clsNeg]))
+	return detmath.Log(r) + float64(e*math.Ln2) + float64(0.5*(n.px[clsPos]-n.px[clsNeg]))
 }
 
 func (n *nb) logOdds(x []float64) float64 {
-	if !(n.t[clsPos] > 0) {
+	if !(n.pw[clsPos] > 0) {
 		return math.Inf(-1)
 	}
-	if !(n.t[clsNeg] > 0) {
+	if !(n.pw[clsNeg] > 0) {
 		return math.Inf(1)
 	}
 	if !n.c0ok {
@@ -223,21 +206,21 @@ func (n *nb) logOdds(x []float64) float64 {
 	for ; j+1 < len(x); j += 2 {
 		dp0, dn0 := x[j]-mp[j], x[j]-mn[j]
 		dp1, dn1 := x[j+1]-mp[j+1], x[j+1]-mn[j+1]
-		q0 += dn0*dn0*hn[j] - dp0*dp0*hp[j]
-		q1 += dn1*dn1*hn[j+1] - dp1*dp1*hp[j+1]
+		q0 += float64(dn0*dn0*hn[j]) - float64(dp0*dp0*hp[j])
+		q1 += float64(dn1*dn1*hn[j+1]) - float64(dp1*dp1*hp[j+1])
 	}
 	if j < len(x) {
 		dp, dn := x[j]-mp[j], x[j]-mn[j]
-		q0 += dn*dn*hn[j] - dp*dp*hp[j]
+		q0 += float64(dn*dn*hn[j]) - float64(dp*dp*hp[j])
 	}
 	return n.c0 + (q0 + q1)
 }
 
 func (n *nb) predict(x []float64) bool { return n.logOdds(x) > 0 }
 
-// nbEncodedLen is the size of an encoded nb of dimension d: d and β, per
-// class (negative first) T, μ and the variances, then the spread.
-func nbEncodedLen(d int) int { return 8*(2+2*(1+2*d)) + spreadEncodedLen(d) }
+// nbEncodedLen is the size of an encoded nb of dimension d: d and β, then
+// per class (negative first) W, T, μ and the variances.
+func nbEncodedLen(d int) int { return 8 * (2 + 2*(2+2*d)) }
 
 func (n *nb) encodedLen() int { return nbEncodedLen(n.d) }
 
@@ -245,11 +228,12 @@ func (n *nb) appendBinary(b []byte) []byte {
 	b = appendU64(b, uint64(n.d))
 	b = appendF64(b, n.beta)
 	for c := range 2 {
+		b = appendF64(b, n.pw[c])
 		b = appendF64(b, n.t[c])
 		b = appendF64s(b, n.mu[c])
 		b = appendF64s(b, n.v[c])
 	}
-	return n.all.appendBinary(b)
+	return b
 }
 
 func (n *nb) decode(d *decoder) error {
@@ -265,13 +249,12 @@ func (n *nb) decodeState(d *decoder) error {
 		return err
 	}
 	for c, name := range [2]string{"nb negative class", "nb positive class"} {
-		n.t[c] = d.nonNeg(name + " weight")
+		n.pw[c], n.t[c] = decodeClassWeights(d, name)
 		d.f64s(n.mu[c], name+" mean")
 		for j := range n.v[c] {
 			n.v[c][j] = d.nonNeg(name + " variance")
 		}
 	}
-	n.all.decode(d, "nb spread")
 	n.dirty = [2]bool{true, true}
 	n.c0ok = false
 	return d.err
@@ -279,13 +262,13 @@ func (n *nb) decodeState(d *decoder) error {
 
 // reset returns n to its untrained state.
 func (n *nb) reset() {
+	n.pw = [2]float64{}
 	n.t = [2]float64{}
 	for c := range 2 {
 		clear(n.mu[c])
 		clear(n.v[c])
 		n.dirty[c] = true
 	}
-	n.all.reset()
 	n.c0ok = false
 }
 
@@ -306,4 +289,18 @@ func decodeLearnerHeader(d *decoder, kind string, dim int, beta float64) error {
 		d.fail(fmt.Sprintf("%s forgetting factor %g, want %g", kind, gb, beta))
 	}
 	return d.err
+}
+
+// decodeClassWeights reads a class's prior weight W and class weight T and
+// checks the invariants learn keeps: both positive or both zero, and T ≤ W
+// (T decays, W does not).
+func decodeClassWeights(d *decoder, name string) (w, t float64) {
+	at := d.off
+	w = d.nonNeg(name + " prior weight")
+	t = d.nonNeg(name + " weight")
+	if d.err == nil && ((w > 0) != (t > 0) || t > w) {
+		d.off = at
+		d.fail(fmt.Sprintf("%s weight %g with prior weight %g, want 0 < weight ≤ prior weight or both 0", name, t, w))
+	}
+	return w, t
 }
