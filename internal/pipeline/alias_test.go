@@ -1,0 +1,11 @@
+package pipeline
+
+import "github.com/ictal/ictal/alert"
+
+type (
+	alertEvent  = alert.Event
+	alertStatus = alert.Status
+	alertScore  = alert.Score
+)
+
+func alertK(k int) alert.DetectorConfig { return alert.DetectorConfig{K: k, N: 4} }

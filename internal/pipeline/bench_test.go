@@ -1,0 +1,95 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/acquire/synth"
+)
+
+// writeRecording writes a simulated recording to an EDF+ file.
+func writeRecording(tb testing.TB, path string, channels int, d time.Duration, seizures int, seed uint64) {
+	tb.Helper()
+	cfg := synth.DefaultConfig()
+	cfg.Channels, cfg.Duration, cfg.Seizures, cfg.Seed = channels, d, seizures, seed
+	pat, err := synth.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	info := pat.Info()
+	specs := make([]edf.SignalSpec, len(info.Channels))
+	for i, ch := range info.Channels {
+		specs[i] = edf.SignalSpec{Label: "EEG " + ch.Label, PhysicalDimension: "uV", PhysicalMin: -3200, PhysicalMax: 3200, SamplesPerRecord: int(info.Rate)}
+	}
+	w, err := edf.NewWriter(f, edf.WriterConfig{Start: info.Start, RecordDuration: time.Second, Signals: specs})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fr := acquire.NewFrame(len(specs))
+	for {
+		if err := pat.ReadFrame(fr); err != nil {
+			break
+		}
+		if err := w.WriteFrame(fr.Samples); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for _, iv := range pat.Intervals() {
+		if iv.Seizure {
+			w.Annotate(iv.Start, iv.End-iv.Start, "seizure")
+		}
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	f.Close()
+}
+
+// BenchmarkReplayHour runs the whole pipeline — EDF replay, quality,
+// features, UOB/NB scoring, detection and prequential learning — over a
+// 23-channel, 256 Hz, one-hour simulated recording, as fast as possible.
+// It reports the real-time factor and the allocations per frame of the run
+// (set-up excluded).
+func BenchmarkReplayHour(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "hour.edf")
+	writeRecording(b, path, 23, time.Hour, 4, 7)
+	var rtf, allocsPerFrame float64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		src, err := edf.OpenReplay(path, edf.ReplayConfig{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := New(src, defaultFeatures, newModel(b, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnAnnotations}}, nil, Hooks{}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		b.StartTimer()
+		start := time.Now()
+		if err := p.Run(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		el := time.Since(start)
+		b.StopTimer()
+		runtime.ReadMemStats(&m1)
+		src.Close()
+		st := p.Stats()
+		rtf = float64(time.Hour) / float64(el)
+		allocsPerFrame = float64(m1.Mallocs-m0.Mallocs) / float64(st.Frames)
+		b.StartTimer()
+	}
+	b.ReportMetric(rtf, "x-realtime")
+	b.ReportMetric(allocsPerFrame, "allocs/frame")
+}

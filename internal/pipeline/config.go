@@ -1,0 +1,117 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ictal/ictal/alert"
+)
+
+// Learning modes.
+const (
+	// LearnOff scores only; the model never changes.
+	LearnOff = "off"
+	// LearnAnnotations is prequential test-then-train on an annotated
+	// recording: each window is scored, then learned at once with its
+	// label from the source's intervals (acquire.Labeled). For replay and
+	// training.
+	LearnAnnotations = "annotations"
+	// LearnFeedback keeps recent windows in a buffer and learns them when
+	// labels arrive later (clinician feedback: confirmed or rejected
+	// alerts, marked intervals), optionally learning windows older than
+	// NegativeHorizon that no seizure label covers as negatives. For live
+	// monitoring.
+	LearnFeedback = "feedback"
+)
+
+// Learning configures how the model learns.
+type Learning struct {
+	Mode string
+	// Buffer is how far back a late label can reach: the buffer keeps the
+	// vectors of the windows of the last Buffer (default 1 h).
+	Buffer time.Duration
+	// NegativeHorizon, when positive, learns every buffered window older
+	// than it that no label has covered as a negative (LearnFeedback
+	// only). Off by default: see the package documentation for the risk.
+	NegativeHorizon time.Duration
+	// MinOverlap is the fraction of a window that must lie inside a
+	// labelled interval for the window to take the label (default 0.5).
+	// A window overlapping a seizure by less is not learned at all: it is
+	// neither clearly ictal nor clearly not.
+	MinOverlap float64
+}
+
+// Quality configures signal-quality gating.
+type Quality struct {
+	// FlatMicrovolts: a channel whose samples stay within this of each
+	// other for a whole window is flat (default 0.5 µV: a live electrode
+	// varies by tens of µV within a window; a dead input or a stuck
+	// converter does not).
+	FlatMicrovolts float64
+}
+
+// Config configures a Pipeline.
+type Config struct {
+	Site, Bed string
+	Detector  alert.DetectorConfig
+	Learning  Learning
+	Quality   Quality
+	// CheckpointEvery is the wall-clock interval between calls of
+	// Hooks.Checkpoint (default 5 min); Run also calls it when it ends.
+	CheckpointEvery time.Duration
+	// TopChannels is how many channels an alert names (default 3).
+	TopChannels int
+}
+
+// Defaults.
+const (
+	DefaultBuffer          = time.Hour
+	DefaultMinOverlap      = 0.5
+	DefaultFlatMicrovolts  = 0.5
+	DefaultCheckpointEvery = 5 * time.Minute
+	DefaultTopChannels     = 3
+)
+
+// ErrConfig is wrapped by every configuration error.
+var ErrConfig = errors.New("pipeline: invalid config")
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Learning.Mode == "" {
+		c.Learning.Mode = LearnOff
+	}
+	if c.Learning.Buffer == 0 {
+		c.Learning.Buffer = DefaultBuffer
+	}
+	if c.Learning.MinOverlap == 0 {
+		c.Learning.MinOverlap = DefaultMinOverlap
+	}
+	if c.Quality.FlatMicrovolts == 0 {
+		c.Quality.FlatMicrovolts = DefaultFlatMicrovolts
+	}
+	if c.CheckpointEvery == 0 {
+		c.CheckpointEvery = DefaultCheckpointEvery
+	}
+	if c.TopChannels == 0 {
+		c.TopChannels = DefaultTopChannels
+	}
+	switch {
+	case c.Learning.Mode != LearnOff && c.Learning.Mode != LearnAnnotations && c.Learning.Mode != LearnFeedback:
+		return c, fmt.Errorf("%w: learning.mode %q: want off, annotations or feedback", ErrConfig, c.Learning.Mode)
+	case c.Learning.Buffer < 0 || c.Learning.Buffer > 7*24*time.Hour:
+		return c, fmt.Errorf("%w: learning.buffer %v: want 0 to 7 days", ErrConfig, c.Learning.Buffer)
+	case c.Learning.NegativeHorizon < 0:
+		return c, fmt.Errorf("%w: learning.negative_horizon %v: want >= 0", ErrConfig, c.Learning.NegativeHorizon)
+	case c.Learning.NegativeHorizon > c.Learning.Buffer:
+		return c, fmt.Errorf("%w: learning.negative_horizon %v exceeds learning.buffer %v: windows would leave the buffer before they are old enough", ErrConfig, c.Learning.NegativeHorizon, c.Learning.Buffer)
+	case !(c.Learning.MinOverlap > 0 && c.Learning.MinOverlap <= 1):
+		return c, fmt.Errorf("%w: learning.min_overlap %g: want (0, 1]", ErrConfig, c.Learning.MinOverlap)
+	case !(c.Quality.FlatMicrovolts > 0):
+		return c, fmt.Errorf("%w: quality.flat_microvolts %g: want > 0", ErrConfig, c.Quality.FlatMicrovolts)
+	case c.CheckpointEvery < time.Second:
+		return c, fmt.Errorf("%w: checkpoint.every %v: want at least 1s", ErrConfig, c.CheckpointEvery)
+	case c.TopChannels < 0:
+		return c, fmt.Errorf("%w: top channels %d: want >= 0", ErrConfig, c.TopChannels)
+	}
+	return c, nil
+}

@@ -1,0 +1,60 @@
+// Package pipeline is the one place where ictal's parts are wired
+// together:
+//
+//	acquire.Source ─frame─▶ quality ─▶ features.Extractor ─x─▶ classifier.Model.Score ─▶ alert.Detector ─▶ alert.Sink…
+//	                                                   └─▶ learning (annotations now, or a buffer for late labels) ─▶ Model.Learn
+//
+// One goroutine (Run) owns the source, the extractor, the model and the
+// detector. Reading a frame, pushing it, and every step extracting,
+// scoring, deciding, emitting and learning allocate nothing in steady
+// state; only rare events (an alert, a change of state, a label) do.
+//
+// # Signal quality
+//
+// A window is unusable when, anywhere inside it, a frame was lost (a gap:
+// state signal-lost), an electrode was off, a channel saturated, or a
+// channel stayed flat (within Quality.FlatMicrovolts) for the whole window
+// (state electrode-off). An unusable window is not scored (score 0, which
+// the detector counts as negative) and not learned; the state returns to
+// online with the first good window. One bad channel makes the window
+// unusable: its features would be outside anything the model learned.
+//
+// # Learning, and its risks
+//
+// In LearnAnnotations (replay, training) each usable window is scored and
+// then learned at once with its label: positive when at least
+// Learning.MinOverlap of it lies in an annotated seizure, negative when
+// none of it does, not learned in between (a boundary window is neither).
+// This is prequential evaluation: scores are honest predictions.
+//
+// In LearnFeedback (live) usable windows wait in a buffer of
+// Learning.Buffer (default 1 h; d floats per window: 23 channels × 16
+// features cost 10.6 MB for an hour at a 1 s step). A label — a
+// confirmed alert (positive) or rejected one (negative), from the alert's
+// onset to its end (or to now if it is still going on), or an interval a
+// clinician marks — is applied to the buffered windows it covers, each
+// window once, with the first label that covers it; labels for windows
+// that have left the buffer, or for alerts the pipeline does not know,
+// are counted and logged, not applied. The risks:
+//
+//   - Confirmation bias: only alerted stretches get labels by default, so
+//     the model learns from its own detections and their rejections; a
+//     seizure it never alerted on is learned only if a clinician marks its
+//     interval.
+//   - Learning.NegativeHorizon (off by default) learns every buffered
+//     window older than the horizon with no label as negative. It keeps
+//     the negative class current, but a seizure nobody noticed within the
+//     horizon is learned as "not a seizure" and makes the detector less
+//     likely to catch the next one. Enable it only where every seizure is
+//     reviewed within the horizon (e.g. a staffed monitoring unit).
+//   - A mistaken label cannot be unlearned; the checkpoint from before it
+//     can be restored.
+//
+// # Checkpoints and liveness
+//
+// Hooks.Checkpoint is called every CheckpointEvery of wall-clock time and
+// when Run ends; the daemon writes the model atomically there
+// (internal/checkpoint). Hooks.Window is called after every window: the
+// daemon's systemd watchdog keep-alive, so a pipeline that stops making
+// progress is restarted.
+package pipeline

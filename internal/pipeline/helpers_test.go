@@ -1,0 +1,69 @@
+package pipeline
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/synth"
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
+)
+
+// collect is a Sink that keeps everything, for tests.
+type collect struct {
+	alerts, ends []alert.Event
+	states       []alert.Status
+	scores       []alert.Score
+}
+
+func (c *collect) Alert(e *alert.Event) error    { c.alerts = append(c.alerts, *e); return nil }
+func (c *collect) EventEnd(e *alert.Event) error { c.ends = append(c.ends, *e); return nil }
+func (c *collect) Status(s alert.Status) error   { c.states = append(c.states, s); return nil }
+func (c *collect) Score(s alert.Score) error     { c.scores = append(c.scores, s); return nil }
+func (c *collect) Close() error                  { return nil }
+
+// recorder wraps a real model and records what it learns.
+type recorder struct {
+	classifier.Model
+	learned []learnCall
+}
+
+type learnCall struct {
+	x   []float64
+	pos bool
+}
+
+func (r *recorder) Learn(x []float64, pos bool) error {
+	r.learned = append(r.learned, learnCall{append([]float64(nil), x...), pos})
+	return r.Model.Learn(x, pos)
+}
+
+func newPatient(t testing.TB, channels int, d time.Duration, seizures int, seed uint64) *synth.Patient {
+	t.Helper()
+	cfg := synth.DefaultConfig()
+	cfg.Channels, cfg.Duration, cfg.Seizures, cfg.Seed = channels, d, seizures, seed
+	p, err := synth.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// newModel returns a model sized for src's channels with the default
+// features.
+func newModel(t testing.TB, src acquire.Source, fcfg features.Config, alg string) classifier.Model {
+	t.Helper()
+	info := src.Info()
+	fcfg.Channels, fcfg.Rate = len(info.Channels), info.Rate
+	ext, err := features.New(fcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := classifier.New(classifier.Config{Algorithm: alg, Features: ext.Dim(), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -1,0 +1,115 @@
+package pipeline
+
+import (
+	"sort"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+)
+
+// intervalSet is a sorted union of disjoint intervals, in offsets from the
+// start of the recording.
+type intervalSet struct {
+	start, end []time.Duration
+	cursor     int // first interval that may still overlap windows to come
+}
+
+// newIntervalSet merges the seizure intervals of ivs.
+func newIntervalSet(ivs []acquire.Interval) *intervalSet {
+	var sz []acquire.Interval
+	for _, iv := range ivs {
+		if iv.Seizure && iv.End > iv.Start {
+			sz = append(sz, iv)
+		}
+	}
+	sort.Slice(sz, func(i, j int) bool { return sz[i].Start < sz[j].Start })
+	s := &intervalSet{}
+	for _, iv := range sz {
+		if n := len(s.end); n > 0 && iv.Start <= s.end[n-1] {
+			if iv.End > s.end[n-1] {
+				s.end[n-1] = iv.End
+			}
+			continue
+		}
+		s.start = append(s.start, iv.Start)
+		s.end = append(s.end, iv.End)
+	}
+	return s
+}
+
+// overlap returns how much of [a, b) the set covers. Windows must be
+// queried in non-decreasing order of a (the cursor only moves forward).
+func (s *intervalSet) overlap(a, b time.Duration) time.Duration {
+	for s.cursor < len(s.end) && s.end[s.cursor] <= a {
+		s.cursor++
+	}
+	var o time.Duration
+	for i := s.cursor; i < len(s.start) && s.start[i] < b; i++ {
+		lo, hi := max(a, s.start[i]), min(b, s.end[i])
+		if hi > lo {
+			o += hi - lo
+		}
+	}
+	return o
+}
+
+// labelOf turns an overlap into a label: positive when at least minOverlap
+// of the window is covered, negative when none of it is, and no label (ok
+// false) in between.
+func labelOf(overlap, length time.Duration, minOverlap float64) (positive, ok bool) {
+	switch {
+	case overlap <= 0:
+		return false, true
+	case float64(overlap) >= minOverlap*float64(length):
+		return true, true
+	}
+	return false, false
+}
+
+// window is a buffered window awaiting a label.
+type window struct {
+	start, end time.Duration
+	x          []float64
+	learned    bool
+}
+
+// ring keeps the most recent windows' vectors for late labels. Entries
+// are reused; nothing is allocated after newRing.
+type ring struct {
+	w          []window
+	head, size int   // oldest entry and count
+	evicted    int   // windows that left the buffer unlearned
+	pushed     int64 // windows ever pushed; entry i is window number pushed-size+i
+	aged       int64 // windows numbered below this were handled by the negative horizon
+}
+
+func newRing(capacity, dim int) *ring {
+	r := &ring{w: make([]window, capacity)}
+	buf := make([]float64, capacity*dim)
+	for i := range r.w {
+		r.w[i].x = buf[i*dim : (i+1)*dim : (i+1)*dim]
+	}
+	return r
+}
+
+// push stores a usable window, evicting the oldest when full.
+func (r *ring) push(start, end time.Duration, x []float64) {
+	if len(r.w) == 0 {
+		return
+	}
+	if r.size == len(r.w) {
+		if !r.w[r.head].learned {
+			r.evicted++
+		}
+		r.head = (r.head + 1) % len(r.w)
+		r.size--
+	}
+	w := &r.w[(r.head+r.size)%len(r.w)]
+	w.start, w.end, w.learned = start, end, false
+	copy(w.x, x)
+	r.size++
+	r.pushed++
+}
+
+// at returns the i-th oldest entry.
+func (r *ring) at(i int) *window { return &r.w[(r.head+i)%len(r.w)] }

@@ -1,0 +1,133 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
+)
+
+var defaultFeatures = features.Config{}
+
+func runAll(t testing.TB, p *Pipeline) {
+	t.Helper()
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	bad := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"mode", Config{Learning: Learning{Mode: "always"}}, "learning.mode"},
+		{"buffer", Config{Learning: Learning{Buffer: -time.Second}}, "learning.buffer"},
+		{"horizon beyond buffer", Config{Learning: Learning{Mode: LearnFeedback, Buffer: time.Minute, NegativeHorizon: time.Hour}}, "learning.negative_horizon"},
+		{"overlap", Config{Learning: Learning{MinOverlap: 1.5}}, "learning.min_overlap"},
+		{"flat", Config{Quality: Quality{FlatMicrovolts: -1}}, "quality.flat_microvolts"},
+		{"checkpoint", Config{CheckpointEvery: time.Millisecond}, "checkpoint.every"},
+		{"detector", Config{Detector: alertK(9)}, "k 9"},
+	}
+	for _, b := range bad {
+		src := newPatient(t, 2, time.Minute, 0, 1)
+		_, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), b.cfg, nil, Hooks{}, nil)
+		if err == nil || !contains(err.Error(), b.want) {
+			t.Errorf("%s: error %v, want one naming %s", b.name, err, b.want)
+		}
+	}
+	// A model of the wrong dimension.
+	src := newPatient(t, 2, time.Minute, 0, 1)
+	m, _ := classifier.New(classifier.Config{Algorithm: "UOB", Features: 5})
+	if _, err := New(src, defaultFeatures, m, Config{}, nil, Hooks{}, nil); !errors.Is(err, ErrConfig) {
+		t.Errorf("wrong model dimension: %v", err)
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCheckpointHook(t *testing.T) {
+	src := newPatient(t, 2, 5*time.Minute, 0, 1)
+	calls := 0
+	var fail error
+	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{CheckpointEvery: time.Minute},
+		nil, Hooks{Checkpoint: func(classifier.Model) error { calls++; return fail }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Unix(0, 0)
+	p.now = func() time.Time { clock = clock.Add(time.Second); return clock } // one second per window
+	runAll(t, p)
+	// 299 windows of one second of wall clock: a checkpoint every 60,
+	// plus the final one.
+	if st := p.Stats(); calls != 5 || st.Checkpoints != 5 {
+		t.Errorf("%d checkpoints (%d counted), want 5", calls, st.Checkpoints)
+	}
+	src = newPatient(t, 2, 2*time.Minute, 0, 1)
+	fail = errors.New("disk full")
+	calls = 0
+	p, _ = New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{CheckpointEvery: time.Minute},
+		nil, Hooks{Checkpoint: func(classifier.Model) error { calls++; return fail }}, nil)
+	p.now = func() time.Time { clock = clock.Add(time.Second); return clock }
+	runAll(t, p)
+	if st := p.Stats(); st.CheckpointErrs != int64(calls) || calls == 0 {
+		t.Errorf("failed checkpoints: %d calls, %d errors counted", calls, st.CheckpointErrs)
+	}
+}
+
+// TestSteadyStateAllocs checks the hot path — read a frame, quality, push,
+// and every step extract, score, decide, learn, emit — allocates nothing.
+func TestSteadyStateAllocs(t *testing.T) {
+	for _, mode := range []string{LearnAnnotations, LearnFeedback} {
+		src := newPatient(t, 8, 30*time.Minute, 0, 5)
+		sink := &countingSink{}
+		p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: mode, Buffer: 2 * time.Minute, NegativeHorizon: time.Minute}}, nil, Hooks{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.sinks = append(p.sinks, sink)
+		p.wall0 = time.Unix(0, 0)
+		p.lastCkpt = p.now()
+		for i := 0; i < 256*200; i++ { // warm up: fill the label buffer
+			if _, err := p.step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// One run is one window's worth of frames (256 at 256 Hz), so a
+		// single allocation per window would show (AllocsPerRun divides
+		// by the runs in integers).
+		allocs := testing.AllocsPerRun(60, func() {
+			for i := 0; i < 256; i++ {
+				if _, err := p.step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per window of 256 frames", mode, allocs)
+		}
+		if sink.scores == 0 {
+			t.Fatal("no window processed")
+		}
+	}
+}
+
+// countingSink counts without keeping (no allocation).
+type countingSink struct{ scores int }
+
+func (c *countingSink) Alert(*alertEvent) error   { return nil }
+func (c *countingSink) EventEnd(*alertEvent) error { return nil }
+func (c *countingSink) Status(alertStatus) error   { return nil }
+func (c *countingSink) Score(alertScore) error     { c.scores++; return nil }
+func (c *countingSink) Close() error               { return nil }

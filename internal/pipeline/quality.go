@@ -1,0 +1,117 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/alert"
+)
+
+// quality tracks, per frame and in O(channels), the most recent frame with
+// each kind of problem; a window is usable when none lies inside it.
+type quality struct {
+	win    int64 // frames per window
+	flat   float64
+	frame  int64 // index of the latest frame
+	gap    int64 // latest frame with FlagGap
+	lead   int64 // latest frame with a lead-off
+	leadCh int
+	sat    int64 // latest saturated frame
+	satCh  int
+	ref    []float64 // per channel: reference value of the flatness test
+	moved  []int64   // per channel: latest frame that left ref by more than flat
+	any    bool
+}
+
+func newQuality(channels int, win int, flat float64) *quality {
+	q := &quality{win: int64(win), flat: flat, ref: make([]float64, channels), moved: make([]int64, channels)}
+	never := int64(math.MinInt64 / 2)
+	q.gap, q.lead, q.sat = never, never, never
+	return q
+}
+
+func (q *quality) reset() {
+	never := int64(math.MinInt64 / 2)
+	q.gap, q.lead, q.sat = never, never, never
+	q.any = false
+}
+
+// update takes the next frame.
+func (q *quality) update(f *acquire.Frame) {
+	q.frame++
+	i := q.frame
+	if f.Flags&acquire.FlagGap != 0 {
+		q.gap = i
+	}
+	if f.LeadOff != 0 {
+		q.lead, q.leadCh = i, bits.TrailingZeros64(f.LeadOff)
+	}
+	if f.Saturated != 0 {
+		q.sat, q.satCh = i, bits.TrailingZeros64(f.Saturated)
+	}
+	if !q.any {
+		copy(q.ref, f.Samples)
+		for c := range q.moved {
+			q.moved[c] = i
+		}
+		q.any = true
+		return
+	}
+	for c, v := range f.Samples {
+		if d := v - q.ref[c]; d > q.flat || d < -q.flat {
+			q.ref[c], q.moved[c] = v, i
+		}
+	}
+}
+
+// problem kinds
+const (
+	okay = iota
+	gapProblem
+	leadProblem
+	satProblem
+	flatProblem
+)
+
+// window judges the window ending at the latest frame: the kind of the
+// first problem found and its channel.
+func (q *quality) window() (kind, channel int) {
+	i := q.frame
+	switch {
+	case i-q.gap < q.win:
+		return gapProblem, -1
+	case i-q.lead < q.win:
+		return leadProblem, q.leadCh
+	case i-q.sat < q.win:
+		return satProblem, q.satCh
+	}
+	for c, m := range q.moved {
+		if i-m >= q.win {
+			return flatProblem, c
+		}
+	}
+	return okay, -1
+}
+
+// stateOf maps a problem to the monitor's state and a reason.
+func stateOf(kind, channel int, labels []string) (alert.State, string) {
+	name := func() string {
+		if channel >= 0 && channel < len(labels) {
+			return fmt.Sprintf("channel %d %s", channel, labels[channel])
+		}
+		return fmt.Sprintf("channel %d", channel)
+	}
+	switch kind {
+	case gapProblem:
+		return alert.StateSignalLost, "frames lost"
+	case leadProblem:
+		return alert.StateElectrodeOff, "lead-off on " + name()
+	case satProblem:
+		return alert.StateElectrodeOff, "saturation on " + name()
+	case flatProblem:
+		return alert.StateElectrodeOff, "flat line on " + name()
+	}
+	return alert.StateOnline, "signal good"
+}
