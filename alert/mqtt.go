@@ -1,0 +1,282 @@
+package alert
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+)
+
+// ErrClosed is returned by the Sink methods of a closed MQTT publisher.
+var ErrClosed = errors.New("alert: mqtt publisher closed")
+
+// MQTT is the Sink that publishes a bed's alerts, status and scores to an
+// MQTT broker and takes clinician feedback from it, as DESIGN.md's MQTT
+// contract says.
+//
+// Delivery. Alerts and event ends are published with QoS 1 in a
+// persistent session (CleanSession false, a fixed client ID per bed) with
+// an on-disk store: a message is written to the store before it is sent
+// and removed when the broker acknowledges it, so alerts raised while the
+// broker is down, or not yet acknowledged when the daemon is killed, are
+// sent when the connection comes back or by the next process with the same
+// client ID and store. QoS 1 is at-least-once: a receiver may see an alert
+// twice and must drop duplicates by the alert's "id"; with that, each alert
+// reaches the clinician exactly once. The store holds at most 65 535
+// unacknowledged messages (MQTT's packet identifiers) and is written
+// without fsync: it survives the process being killed, not a power cut.
+//
+// Status is published with QoS 1, retained; the last will is
+// OfflinePayload, retained, on the status topic. On every (re)connection
+// the current state is published again (online, with the time of the
+// connection, until the pipeline reports a state), replacing the will.
+// Status changes while disconnected are not queued: the one published on
+// reconnection supersedes them. Close publishes offline (a clean
+// disconnection suppresses the will).
+//
+// Scores, if enabled, are QoS 0 and dropped while disconnected.
+//
+// Never blocking. The Sink methods encode the payload into a queue and
+// return; one goroutine owned by the publisher hands messages to the
+// client. Scores and status updates wait in a ring of QueueSize; when it
+// is full, scores are dropped first, then status updates older than the
+// newest. Alerts and ends wait in an unbounded FIFO ahead of them and are
+// never dropped (the detector's refractory period bounds their rate to one
+// event a minute by default). Drops are counted (Stats) and logged at most
+// every 10 s.
+//
+// Feedback on the feedback topic (QoS 1) is validated by
+// Config().Feedback.Parse and delivered on Labels.
+type MQTT struct {
+	cfg    MQTTConfig
+	log    *slog.Logger
+	client mqtt.Client
+	q      *queue
+
+	topicAlert, topicStatus, topicScore, topicFeedback string
+
+	wake      chan struct{} // a message was queued
+	connected chan struct{} // the client (re)connected
+	stop      chan struct{} // Close was called
+	done      chan struct{} // the publishing goroutine ended
+	labels    chan Label
+
+	mu        sync.Mutex // guards what follows
+	closed    bool
+	labelsOff bool // Labels is closed
+	buf       []byte // encoding scratch of the Sink methods
+	status    Status
+	hasStatus bool
+
+	published, acked, droppedOffline       atomic.Uint64
+	droppedLabels, rejected, labelsOut     atomic.Uint64
+	lastDropLog                            time.Time // publishing goroutine only
+	loggedScores, loggedStatus, loggedLabs uint64    // publishing goroutine only
+	pending                                []mqtt.Token
+}
+
+// MQTTStats counts what the publisher did.
+type MQTTStats struct {
+	Queued int // messages waiting in the in-memory queue
+	// Published counts messages handed to the client (QoS 1 ones are then
+	// in the on-disk store); Acked the QoS 1 ones acknowledged.
+	Published, Acked uint64
+	// DroppedScores and DroppedStatus count messages dropped because the
+	// queue was full; DroppedOffline scores dropped while disconnected.
+	DroppedScores, DroppedStatus, DroppedOffline uint64
+	// Labels counts feedback delivered on Labels, DroppedLabels valid
+	// feedback dropped because Labels was full, RejectedFeedback invalid
+	// feedback.
+	Labels, DroppedLabels, RejectedFeedback uint64
+}
+
+// NewMQTT validates cfg, opens the store and starts connecting in the
+// background: it returns at once even when the broker is unreachable, and
+// keeps trying with exponential back-off up to MaxReconnectInterval.
+// Messages are logged to log (nil: discarded); secrets never are.
+func NewMQTT(cfg MQTTConfig, log *slog.Logger) (*MQTT, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = log.With(slog.String("client_id", c.ClientID))
+	opts, err := c.Connection.ClientOptions(c.ClientID)
+	if err != nil {
+		return nil, err
+	}
+	n, err := renumberStore(c.StoreDir)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		log.Info("mqtt: undelivered messages in the store will be sent on connection", slog.Int("messages", n), slog.String("store", c.StoreDir))
+	}
+	m := &MQTT{
+		cfg: c, log: log, q: newQueue(c.QueueSize),
+		topicAlert: c.Prefix + "/alert", topicStatus: c.Prefix + "/status",
+		topicScore: c.Prefix + "/score", topicFeedback: c.Prefix + "/feedback",
+		wake: make(chan struct{}, 1), connected: make(chan struct{}, 1),
+		stop: make(chan struct{}), done: make(chan struct{}),
+		labels: make(chan Label, c.LabelBuffer),
+		buf:    make([]byte, 0, 512),
+	}
+	opts.SetCleanSession(false).
+		SetStore(mqtt.NewFileStore(c.StoreDir)).
+		SetBinaryWill(m.topicStatus, []byte(OfflinePayload), 1, true).
+		SetAutoReconnect(true).
+		SetMaxReconnectInterval(c.MaxReconnectInterval).
+		SetConnectRetry(true).
+		SetConnectRetryInterval(time.Second).
+		SetKeepAlive(c.KeepAlive).
+		SetWriteTimeout(c.WriteTimeout).
+		SetResumeSubs(true).
+		SetDefaultPublishHandler(m.onMessage).
+		SetOnConnectHandler(m.onConnect).
+		SetConnectionLostHandler(func(_ mqtt.Client, err error) {
+			m.log.Warn("mqtt: connection lost; reconnecting", slog.String("error", err.Error()))
+		}).
+		SetReconnectingHandler(func(_ mqtt.Client, o *mqtt.ClientOptions) {
+			m.log.Debug("mqtt: reconnecting")
+		}).
+		SetConnectionAttemptHandler(func(broker *url.URL, tc *tls.Config) *tls.Config {
+			m.log.Debug("mqtt: connecting", slog.String("broker", redactURL(broker)))
+			return tc
+		})
+	m.client = mqtt.NewClient(opts)
+	tok := m.client.Connect() // retries in the background
+	go func() {
+		// With ConnectRetry the token completes only on success or Close.
+		<-tok.Done()
+		if err := tok.Error(); err != nil {
+			m.log.Warn("mqtt: connect", slog.String("error", err.Error()))
+		}
+	}()
+	go m.run()
+	return m, nil
+}
+
+// Labels returns the channel of validated clinician feedback. It is
+// bounded (LabelBuffer): when the reader falls behind, new labels are
+// dropped and counted. It is closed by Close.
+func (m *MQTT) Labels() <-chan Label { return m.labels }
+
+// Config returns the effective configuration.
+func (m *MQTT) Config() MQTTConfig { return m.cfg }
+
+// Stats returns the publisher's counters.
+func (m *MQTT) Stats() MQTTStats {
+	ds, dst := m.q.drops()
+	return MQTTStats{
+		Queued: m.q.len(), Published: m.published.Load(), Acked: m.acked.Load(),
+		DroppedScores: ds, DroppedStatus: dst, DroppedOffline: m.droppedOffline.Load(),
+		Labels: m.labelsOut.Load(), DroppedLabels: m.droppedLabels.Load(), RejectedFeedback: m.rejected.Load(),
+	}
+}
+
+// notify wakes the publishing goroutine without blocking.
+func (m *MQTT) notify() {
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Alert implements Sink: the alert is queued for publication with QoS 1.
+func (m *MQTT) Alert(e *Event) error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return ErrClosed
+	}
+	m.buf = AppendAlert(m.buf[:0], e)
+	m.q.pushUrgent(kindAlert, m.buf)
+	m.mu.Unlock()
+	m.notify()
+	return nil
+}
+
+// EventEnd implements Sink: the end of the event (AppendEventEnd) is
+// queued for the alert topic with QoS 1, never dropped.
+func (m *MQTT) EventEnd(e *Event) error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return ErrClosed
+	}
+	m.buf = AppendEventEnd(m.buf[:0], e)
+	m.q.pushUrgent(kindEnd, m.buf)
+	m.mu.Unlock()
+	m.notify()
+	return nil
+}
+
+// Status implements Sink: the state becomes the current one and is queued
+// for publication, retained.
+func (m *MQTT) Status(s Status) error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return ErrClosed
+	}
+	m.status, m.hasStatus = s, true
+	m.buf = AppendStatus(m.buf[:0], s)
+	m.q.push(kindStatus, m.buf)
+	m.mu.Unlock()
+	m.notify()
+	return nil
+}
+
+// Score implements Sink: with Scores set, the score is queued for QoS 0
+// publication; it is the first thing dropped when the queue is full.
+func (m *MQTT) Score(s Score) error {
+	if !m.cfg.Scores {
+		return nil
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return ErrClosed
+	}
+	m.buf = AppendScore(m.buf[:0], s)
+	m.q.push(kindScore, m.buf)
+	m.mu.Unlock()
+	m.notify()
+	return nil
+}
+
+// Close stops accepting messages, waits up to CloseTimeout for the queue
+// to be handed to the client and for QoS 1 acknowledgements, publishes
+// the offline status if connected, and disconnects. Alerts not yet
+// acknowledged stay in the on-disk store for the next process. It closes
+// Labels. It returns an error saying what was left undelivered.
+func (m *MQTT) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	m.mu.Unlock()
+	close(m.stop)
+	<-m.done
+	left := m.q.len()
+	unacked := len(m.pending)
+	m.client.Disconnect(250)
+	m.mu.Lock()
+	m.labelsOff = true
+	close(m.labels)
+	m.mu.Unlock()
+	if left > 0 || unacked > 0 {
+		return fmt.Errorf("alert: mqtt: closed with %d messages queued and %d unacknowledged (QoS 1 ones stay in the store %s)", left, unacked, m.cfg.StoreDir)
+	}
+	return nil
+}

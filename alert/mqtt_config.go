@@ -1,0 +1,112 @@
+package alert
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// MQTTConfig configures the MQTT publisher of one bed. Zero values mean
+// the defaults.
+type MQTTConfig struct {
+	Connection
+	// Site and Bed name the monitor; they may not contain '/', '+', '#'
+	// or NUL.
+	Site, Bed string
+	// Prefix of the topics (default "ictal/<site>/<bed>"): alert, status,
+	// score and feedback are published or subscribed under it.
+	Prefix string
+	// ClientID is fixed per bed (default "ictald-<site>-<bed>"): the
+	// broker keeps the persistent session of that ID, with its queued
+	// feedback, across restarts.
+	ClientID string
+	// StoreDir is the directory of the on-disk store of unacknowledged
+	// QoS 1 messages (required; under the daemon's state directory, one
+	// per client ID). What it holds is delivered after a broker outage or
+	// a restart of the daemon.
+	StoreDir string
+	// Scores publishes every window's score (QoS 0).
+	Scores bool
+	// QueueSize bounds the status updates and scores waiting to be
+	// published (default 256). Alerts and event ends are not bounded by
+	// it: they are never dropped.
+	QueueSize int
+	// MaxReconnectInterval caps the exponential back-off between
+	// reconnection attempts (default 1 minute).
+	MaxReconnectInterval time.Duration
+	// KeepAlive is the MQTT keep-alive interval (default 30 s); the broker
+	// publishes the last will about 1.5 keep-alives after the daemon
+	// vanishes without closing its connection.
+	KeepAlive time.Duration
+	// WriteTimeout bounds how long the publishing goroutine waits to hand
+	// one message to the network (default 5 s).
+	WriteTimeout time.Duration
+	// CloseTimeout bounds how long Close waits for queued messages to be
+	// handed over and acknowledged (default 5 s).
+	CloseTimeout time.Duration
+	// Feedback bounds the labelled intervals accepted.
+	Feedback FeedbackRules
+	// LabelBuffer is the capacity of the Labels channel (default 64).
+	LabelBuffer int
+}
+
+// MQTT defaults.
+const (
+	DefaultQueueSize            = 256
+	DefaultMaxReconnectInterval = time.Minute
+	DefaultKeepAlive            = 30 * time.Second
+	DefaultWriteTimeout         = 5 * time.Second
+	DefaultCloseTimeout         = 5 * time.Second
+	DefaultLabelBuffer          = 64
+)
+
+// topicSafe reports whether s can be one level of a topic name.
+func topicSafe(s string) bool {
+	return s != "" && !strings.ContainsAny(s, "/+#\x00")
+}
+
+// withDefaults fills zero values and validates, naming the field.
+func (c MQTTConfig) withDefaults() (MQTTConfig, error) {
+	switch {
+	case !topicSafe(c.Site):
+		return c, fmt.Errorf("%w: site %q: want a non-empty name without '/', '+', '#'", ErrMQTTConfig, c.Site)
+	case !topicSafe(c.Bed):
+		return c, fmt.Errorf("%w: bed %q: want a non-empty name without '/', '+', '#'", ErrMQTTConfig, c.Bed)
+	case c.StoreDir == "":
+		return c, fmt.Errorf("%w: store dir: required (a directory under the daemon's state directory)", ErrMQTTConfig)
+	case c.QueueSize < 0 || c.LabelBuffer < 0:
+		return c, fmt.Errorf("%w: queue size %d, label buffer %d: want >= 0", ErrMQTTConfig, c.QueueSize, c.LabelBuffer)
+	}
+	if c.Prefix == "" {
+		c.Prefix = "ictal/" + c.Site + "/" + c.Bed
+	}
+	c.Prefix = strings.TrimSuffix(c.Prefix, "/")
+	if c.Prefix == "" || strings.ContainsAny(c.Prefix, "+#\x00") {
+		return c, fmt.Errorf("%w: prefix %q: want a topic without wildcards", ErrMQTTConfig, c.Prefix)
+	}
+	if c.ClientID == "" {
+		c.ClientID = "ictald-" + c.Site + "-" + c.Bed
+	}
+	if len(c.ClientID) > 65535 {
+		return c, fmt.Errorf("%w: client id: %d bytes", ErrMQTTConfig, len(c.ClientID))
+	}
+	if c.QueueSize == 0 {
+		c.QueueSize = DefaultQueueSize
+	}
+	if c.LabelBuffer == 0 {
+		c.LabelBuffer = DefaultLabelBuffer
+	}
+	if c.MaxReconnectInterval <= 0 {
+		c.MaxReconnectInterval = DefaultMaxReconnectInterval
+	}
+	if c.KeepAlive <= 0 {
+		c.KeepAlive = DefaultKeepAlive
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.CloseTimeout <= 0 {
+		c.CloseTimeout = DefaultCloseTimeout
+	}
+	return c, nil
+}
