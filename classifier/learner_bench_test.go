@@ -23,8 +23,8 @@ func BenchmarkLearner(b *testing.B) {
 }
 
 // BenchmarkLearnerForgetting is BenchmarkLearner at d = 36 with β = 0.9
-// (the ns variants): every call also decays, updates the spread and, for
-// LDA and QDA, refills the prior.
+// (the ns variants): every call also decays the statistics of its class
+// (LDA: and the pooled scatter) and, for LDA and QDA, refills the prior.
 func BenchmarkLearnerForgetting(b *testing.B) {
 	for _, kind := range lrnKinds {
 		b.Run(kind+"/d=36", func(b *testing.B) { benchLearner(b, kind, 36, 0.9) })
