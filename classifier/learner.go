@@ -11,8 +11,10 @@ package classifier
 // may assume len(x) equals its dimension and that x and w are finite, w > 0.
 type learner interface {
 	// learn adds x with the given label and weight w > 0. With a
-	// forgetting factor beta < 1, every call first multiplies the weight
-	// of everything learned before by beta (t_n = beta·t_{n-1} + w).
+	// forgetting factor beta < 1, the call first multiplies the weight of
+	// everything its class learned before by beta (t_n = beta·t_{n-1} + w,
+	// n counting the class's own calls; LDA's pooled covariance decays on
+	// every call); the class priors never forget.
 	learn(x []float64, positive bool, w float64)
 	// logOdds returns log p(+|x) − log p(−|x) under the current estimates,
 	// computed in the log domain (never log(pdf + eps)). It is +Inf when
