@@ -76,6 +76,13 @@ const (
 // ErrConfig is wrapped by every configuration error.
 var ErrConfig = errors.New("pipeline: invalid config")
 
+// Validate checks c, naming the first bad field as the daemon's
+// configuration file spells it.
+func (c Config) Validate() error {
+	_, err := c.withDefaults()
+	return err
+}
+
 func (c Config) withDefaults() (Config, error) {
 	if c.Learning.Mode == "" {
 		c.Learning.Mode = LearnOff

@@ -131,3 +131,21 @@ func (c *countingSink) EventEnd(*alertEvent) error { return nil }
 func (c *countingSink) Status(alertStatus) error   { return nil }
 func (c *countingSink) Score(alertScore) error     { c.scores++; return nil }
 func (c *countingSink) Close() error               { return nil }
+
+func TestReconfigure(t *testing.T) {
+	src := newPatient(t, 4, 3*time.Minute, 0, 1)
+	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{}, nil, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Reconfigure(alertK(7)); err == nil {
+		t.Error("an invalid rule was accepted")
+	}
+	if err := p.Reconfigure(alertK(2)); err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, p)
+	if c := p.det.Config(); c.K != 2 || c.N != 4 {
+		t.Errorf("rule after reload %+v", c)
+	}
+}

@@ -68,6 +68,8 @@ type Pipeline struct {
 	annot  *intervalSet // LearnAnnotations
 	buf    *ring        // LearnFeedback
 	labelC chan alert.Label
+	detC   chan alert.DetectorConfig // new decision rules (SIGHUP)
+	detNew *alert.Detector           // waiting for the current event to end
 
 	state    alert.State
 	event    *alert.Event // in progress
@@ -130,6 +132,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		period: time.Duration(float64(time.Second) / info.Rate),
 		winLen: time.Duration(float64(ext.Window()) / info.Rate * float64(time.Second)),
 		labelC: make(chan alert.Label, 64),
+		detC:   make(chan alert.DetectorConfig, 1),
 		state:  "",
 		now:    time.Now,
 	}
@@ -186,11 +189,42 @@ func uniqueLabels(in []string) []string {
 // select with a default case and count what was dropped.
 func (p *Pipeline) Labels() chan<- alert.Label { return p.labelC }
 
+// Reconfigure replaces the decision rule (threshold, k of n, quiet,
+// refractory) from another goroutine, e.g. on SIGHUP. The new rule takes
+// effect at the next window, or, if an event is in progress, when it
+// ends, so an event is never cut short or duplicated by a reload.
+func (p *Pipeline) Reconfigure(d alert.DetectorConfig) error {
+	if _, err := alert.NewDetector(d); err != nil {
+		return err
+	}
+	select {
+	case <-p.detC: // replace a reload not yet applied
+	default:
+	}
+	p.detC <- d
+	return nil
+}
+
+// applyReconfigure swaps the detector when a new rule is waiting and no
+// event is in progress.
+func (p *Pipeline) applyReconfigure() {
+	select {
+	case d := <-p.detC:
+		p.detNew, _ = alert.NewDetector(d) // validated by Reconfigure
+	default:
+	}
+	if p.detNew != nil && p.event == nil {
+		p.stats.Suppressed += int64(p.det.Suppressed())
+		p.det, p.detNew = p.detNew, nil
+		p.log.Info("decision rule reloaded", slog.Any("rule", p.det.Config()))
+	}
+}
+
 // Stats returns the counters; call it after Run returns (it is not
 // synchronised with a running pipeline).
 func (p *Pipeline) Stats() Stats {
 	s := p.stats
-	s.Suppressed = int64(p.det.Suppressed())
+	s.Suppressed += int64(p.det.Suppressed())
 	if p.buf != nil {
 		s.Evicted = int64(p.buf.evicted)
 	}
@@ -267,6 +301,9 @@ func (p *Pipeline) frameEnd() time.Duration { return p.frame.Time + p.period }
 
 // window processes a completed window.
 func (p *Pipeline) window() {
+	if len(p.detC) > 0 || p.detNew != nil {
+		p.applyReconfigure()
+	}
 	end := p.frameEnd()
 	start := end - p.winLen
 	p.stats.Windows++
@@ -403,7 +440,7 @@ func (p *Pipeline) startEvent(dec alert.Decision, x []float64) {
 	}
 	p.event = e
 	p.remember(alertRecord{id: e.ID, onset: dec.Onset})
-	p.log.Warn("seizure detected", slog.String("id", e.ID), slog.Duration("onset", dec.Onset), slog.Float64("score", dec.Score))
+	p.log.Info("seizure detected", slog.String("id", e.ID), slog.Duration("onset", dec.Onset), slog.Float64("score", dec.Score))
 	for _, k := range p.sinks {
 		if err := k.Alert(e); err != nil {
 			p.sinkError("alert", err)

@@ -1,0 +1,170 @@
+// Command ictald is ictal's seizure-detection daemon: it reads EEG from an
+// amplifier or a recording, scores every window with an online
+// cost-sensitive ensemble that keeps learning from clinicians' feedback,
+// and publishes alerts.
+//
+//	ictald run -config /etc/ictald/ictald.toml   the daemon
+//	ictald demo [-duration 5m] [-seed 1]         a simulated patient, end to end
+//	ictald check -config FILE                    validate a configuration
+//	ictald config                                print the commented sample configuration
+//	ictald version                               print the version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/ictal/ictal/internal/daemon"
+	"github.com/ictal/ictal/systemd"
+)
+
+// version is set at build time: -ldflags "-X main.version=v1.2.3".
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage: ictald COMMAND [flags]
+commands:
+  run -config FILE   run the daemon (SIGTERM/SIGINT stop it with a final checkpoint; SIGHUP reloads the decision rule and log level)
+  demo               a simulated patient through the whole pipeline, alerts printed as they are raised
+  check -config FILE validate a configuration file
+  config             print the commented sample configuration
+  version            print the version
+`)
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "run":
+		err = cmdRun(args[1:], stderr)
+	case "demo":
+		err = cmdDemo(args[1:], stdout, stderr)
+	case "check":
+		err = cmdCheck(args[1:], stdout, stderr)
+	case "config":
+		fmt.Fprint(stdout, systemd.SampleConfig)
+	case "version":
+		fmt.Fprintf(stdout, "ictald %s %s/%s %s\n", version, runtime.GOOS, runtime.GOARCH, runtime.Version())
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+	default:
+		fmt.Fprintf(stderr, "ictald: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "ictald %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "configuration file to validate")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *path == "" {
+		return errors.New("-config is required")
+	}
+	if _, err := daemon.LoadConfig(*path); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: ok\n", *path)
+	return nil
+}
+
+func cmdRun(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "/etc/ictald/ictald.toml", "configuration file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := daemon.LoadConfig(*path)
+	if err != nil {
+		return err
+	}
+	level := new(slog.LevelVar)
+	level.Set(daemon.ParseLevel(cfg.Log.Level))
+	log := daemon.NewLogger(cfg.Log.Format, level)
+	log.Info("ictald starting", slog.String("version", version), slog.String("config", *path))
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	reload := make(chan *daemon.Config, 1)
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				nc, err := daemon.LoadConfig(*path)
+				if err != nil {
+					log.Error("reload: configuration rejected, keeping the current one", slog.Any("err", err))
+					continue
+				}
+				select {
+				case reload <- nc:
+				default:
+				}
+			}
+		}
+	}()
+	start := time.Now()
+	err = daemon.Run(ctx, cfg, log, daemon.Options{Reload: reload, LogLevel: level})
+	log.Info("ictald stopped", slog.Duration("uptime", time.Since(start).Round(time.Second)), slog.Any("err", err))
+	return err
+}
+
+func cmdDemo(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o daemon.DemoOptions
+	fs.DurationVar(&o.Duration, "duration", 5*time.Minute, "length of the monitored simulated recording")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the simulated patient")
+	fs.Float64Var(&o.Speed, "speed", 0, "play the monitored recording at this multiple of real time (0: about 20 s in all)")
+	fs.IntVar(&o.Channels, "channels", 8, "EEG channels")
+	fs.IntVar(&o.Seizures, "seizures", 0, "seizures in the monitored recording (0: one per 2.5 min)")
+	verbose := fs.Bool("v", false, "log the pipeline's progress to stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	lvl := slog.LevelWarn
+	if *verbose {
+		lvl = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	_, err := daemon.Demo(ctx, o, stdout, log)
+	return err
+}

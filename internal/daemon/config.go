@@ -1,0 +1,344 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/internal/pipeline"
+)
+
+// Duration is a time.Duration written as a string in TOML ("2s", "5m").
+type Duration time.Duration
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// Config is the daemon's configuration file.
+type Config struct {
+	Site       SiteConfig       `toml:"site"`
+	Source     SourceConfig     `toml:"source"`
+	Features   FeaturesConfig   `toml:"features"`
+	Classifier ClassifierConfig `toml:"classifier"`
+	Decision   DecisionConfig   `toml:"decision"`
+	Learning   LearningConfig   `toml:"learning"`
+	Quality    QualityConfig    `toml:"quality"`
+	Checkpoint CheckpointConfig `toml:"checkpoint"`
+	Output     OutputConfig     `toml:"output"`
+	Log        LogConfig        `toml:"log"`
+}
+
+// SiteConfig names the monitor.
+type SiteConfig struct {
+	Site string `toml:"site"`
+	Bed  string `toml:"bed"`
+}
+
+// SourceConfig selects and configures the EEG source.
+type SourceConfig struct {
+	Type string `toml:"type"` // synth | edf | openbci | ads1299
+	// edf
+	Path     string `toml:"path"`
+	RealTime bool   `toml:"realtime"`
+	Seizure  string `toml:"seizure_regexp"`
+	// openbci
+	Port  string `toml:"port"`
+	Daisy bool   `toml:"daisy"`
+	Gain  int    `toml:"gain"`
+	Reset bool   `toml:"reset"`
+	// ads1299
+	SPI      string `toml:"spi"`
+	DRDY     string `toml:"drdy"`
+	ResetPin string `toml:"reset_pin"`
+	StartPin string `toml:"start_pin"`
+	// ads1299 and synth
+	Rate int `toml:"rate"`
+	// synth
+	Channels int      `toml:"channels"`
+	Duration Duration `toml:"duration"`
+	Seizures int      `toml:"seizures"`
+	Seed     uint64   `toml:"seed"`
+	Speed    float64  `toml:"speed"` // synth and edf: play at this multiple of real time (0: as the source runs)
+}
+
+// FeaturesConfig configures the feature extractor.
+type FeaturesConfig struct {
+	Window    Duration `toml:"window"`
+	Step      Duration `toml:"step"`
+	Features  []string `toml:"features"`
+	Summaries bool     `toml:"summaries"`
+}
+
+// ClassifierConfig configures the model.
+type ClassifierConfig struct {
+	Algorithm string  `toml:"algorithm"`
+	Learner   string  `toml:"learner"`
+	Members   int     `toml:"members"`
+	C         float64 `toml:"c"`
+	CP        float64 `toml:"cp"`
+	CN        float64 `toml:"cn"`
+	Beta      float64 `toml:"beta"`
+	Neighbors int     `toml:"neighbors"`
+	Memory    int     `toml:"memory"`
+	Seed      uint64  `toml:"seed"`
+	// Model is a model trained by `ictal train`, used when no checkpoint
+	// exists yet.
+	Model string `toml:"model"`
+}
+
+// DecisionConfig is alert.DetectorConfig in the file.
+type DecisionConfig struct {
+	Threshold  float64  `toml:"threshold"`
+	K          int      `toml:"k"`
+	N          int      `toml:"n"`
+	Quiet      Duration `toml:"quiet"`
+	Refractory Duration `toml:"refractory"`
+}
+
+// LearningConfig is pipeline.Learning in the file.
+type LearningConfig struct {
+	Mode            string   `toml:"mode"`
+	Buffer          Duration `toml:"buffer"`
+	NegativeHorizon Duration `toml:"negative_horizon"`
+	MinOverlap      float64  `toml:"min_overlap"`
+}
+
+// QualityConfig is pipeline.Quality in the file.
+type QualityConfig struct {
+	FlatMicrovolts float64 `toml:"flat_microvolts"`
+}
+
+// CheckpointConfig says where and how often the model is saved.
+type CheckpointConfig struct {
+	Path  string   `toml:"path"`
+	Every Duration `toml:"every"`
+}
+
+// OutputConfig configures the JSON-lines output.
+type OutputConfig struct {
+	JSONL  string `toml:"jsonl"` // "-" for stdout, "" for none, else a file (appended)
+	Scores bool   `toml:"scores"`
+}
+
+// LogConfig configures logging.
+type LogConfig struct {
+	Level  string `toml:"level"`  // debug | info | warn | error
+	Format string `toml:"format"` // text | json
+}
+
+// ErrConfig is wrapped by every configuration error.
+var ErrConfig = errors.New("invalid configuration")
+
+// LoadConfig reads and validates a configuration file. Unknown keys are
+// errors (a misspelt key must not silently fall back to a default).
+func LoadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfig(string(b), path)
+}
+
+// ParseConfig parses and validates a configuration; name is used in errors.
+func ParseConfig(text, name string) (*Config, error) {
+	var c Config
+	md, err := toml.Decode(text, &c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d: %w: %s", name, pe.Position.Line, ErrConfig, pe.Message)
+		}
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrConfig, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return nil, fmt.Errorf("%s: %w: unknown key %s", name, ErrConfig, strings.Join(keys, ", "))
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &c, nil
+}
+
+func fieldErr(field, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrConfig, field, fmt.Sprintf(format, args...))
+}
+
+// Validate checks every field, naming the first bad one. The parts are
+// checked by the constructors they configure (features, classifier,
+// detector, pipeline), so the rules live in one place each.
+func (c *Config) Validate() error {
+	if c.Site.Site == "" {
+		c.Site.Site = "site"
+	}
+	if c.Site.Bed == "" {
+		c.Site.Bed = "bed"
+	}
+	for _, f := range []struct{ name, v string }{{"site.site", c.Site.Site}, {"site.bed", c.Site.Bed}} {
+		if strings.ContainsAny(f.v, "/#+\x00") || strings.TrimSpace(f.v) != f.v {
+			return fieldErr(f.name, "%q: must not contain / # + or surrounding spaces (it is an MQTT topic level)", f.v)
+		}
+	}
+	s := &c.Source
+	switch s.Type {
+	case "synth":
+		if s.Channels < 0 || s.Channels > 64 {
+			return fieldErr("source.channels", "%d: want 1..64", s.Channels)
+		}
+		if s.Duration < 0 {
+			return fieldErr("source.duration", "%v: want >= 0 (0: a day)", time.Duration(s.Duration))
+		}
+		if s.Seizures < 0 {
+			return fieldErr("source.seizures", "%d: want >= 0", s.Seizures)
+		}
+	case "edf":
+		if s.Path == "" {
+			return fieldErr("source.path", "required for an edf source")
+		}
+	case "openbci":
+		if s.Port == "" {
+			return fieldErr("source.port", "required for an openbci source (e.g. /dev/ttyUSB0)")
+		}
+		if s.Gain != 0 && !validGain(s.Gain) {
+			return fieldErr("source.gain", "%d: want 1, 2, 4, 6, 8, 12 or 24", s.Gain)
+		}
+	case "ads1299":
+		if s.DRDY == "" {
+			return fieldErr("source.drdy", "required for an ads1299 source (the GPIO wired to DRDY, e.g. GPIO25)")
+		}
+	case "":
+		return fieldErr("source.type", "required: synth, edf, openbci or ads1299")
+	default:
+		return fieldErr("source.type", "%q: want synth, edf, openbci or ads1299", s.Type)
+	}
+	if s.Speed < 0 {
+		return fieldErr("source.speed", "%g: want >= 0", s.Speed)
+	}
+	if _, err := c.FeaturesConfig(); err != nil {
+		return err
+	}
+	if _, err := alert.NewDetector(c.DetectorConfig()); err != nil {
+		return fieldErr("decision", "%v", strings.TrimPrefix(err.Error(), alert.ErrDetectorConfig.Error()+": "))
+	}
+	switch c.Learning.Mode {
+	case "", pipeline.LearnOff, pipeline.LearnFeedback, pipeline.LearnAnnotations:
+	default:
+		return fieldErr("learning.mode", "%q: want off, feedback or annotations", c.Learning.Mode)
+	}
+	if c.Learning.Mode == pipeline.LearnAnnotations && s.Type != "edf" && s.Type != "synth" {
+		return fieldErr("learning.mode", "annotations needs an edf or synth source")
+	}
+	if c.Checkpoint.Every < 0 {
+		return fieldErr("checkpoint.every", "%v: want >= 0", time.Duration(c.Checkpoint.Every))
+	}
+	switch c.Output.JSONL {
+	case "", "-":
+	default:
+		if strings.HasSuffix(c.Output.JSONL, "/") {
+			return fieldErr("output.jsonl", "%q is a directory", c.Output.JSONL)
+		}
+	}
+	switch c.Log.Level {
+	case "", "debug", "info", "warn", "error":
+	default:
+		return fieldErr("log.level", "%q: want debug, info, warn or error", c.Log.Level)
+	}
+	switch c.Log.Format {
+	case "", "text", "json":
+	default:
+		return fieldErr("log.format", "%q: want text or json", c.Log.Format)
+	}
+	// The classifier's own checks need the feature dimension, known only
+	// once the source is open; check the rest with a stand-in dimension.
+	if _, err := classifier.New(c.ClassifierConfig(1)); err != nil {
+		return fieldErr("classifier", "%v", strings.TrimPrefix(err.Error(), "classifier: "))
+	}
+	if err := c.PipelineConfig().Validate(); err != nil {
+		return fmt.Errorf("%w: %s", ErrConfig, strings.TrimPrefix(err.Error(), pipeline.ErrConfig.Error()+": "))
+	}
+	return nil
+}
+
+func validGain(g int) bool {
+	switch g {
+	case 1, 2, 4, 6, 8, 12, 24:
+		return true
+	}
+	return false
+}
+
+// FeaturesConfig returns the extractor configuration (channels and rate
+// are filled in from the source).
+func (c *Config) FeaturesConfig() (features.Config, error) {
+	f := features.Config{Window: time.Duration(c.Features.Window), Step: time.Duration(c.Features.Step), Summaries: c.Features.Summaries}
+	if c.Features.Features != nil {
+		f.Features = []features.Feature{}
+		for i, name := range c.Features.Features {
+			ft, err := features.ParseFeature(name)
+			if err != nil {
+				return f, fieldErr(fmt.Sprintf("features.features[%d]", i), "%q: unknown feature", name)
+			}
+			f.Features = append(f.Features, ft)
+		}
+	}
+	if f.Window < 0 {
+		return f, fieldErr("features.window", "%v: want > 0", f.Window)
+	}
+	if f.Step < 0 {
+		return f, fieldErr("features.step", "%v: want > 0", f.Step)
+	}
+	return f, nil
+}
+
+// ClassifierConfig returns the classifier configuration for d features.
+func (c *Config) ClassifierConfig(d int) classifier.Config {
+	k := c.Classifier
+	alg := k.Algorithm
+	if alg == "" {
+		alg = classifier.UOB
+	}
+	return classifier.Config{Algorithm: alg, Learner: k.Learner, Features: d, Members: k.Members,
+		C: k.C, CP: k.CP, CN: k.CN, Beta: k.Beta, Neighbors: k.Neighbors, Memory: k.Memory, Seed: k.Seed}
+}
+
+// DetectorConfig returns the decision rule.
+func (c *Config) DetectorConfig() alert.DetectorConfig {
+	d := c.Decision
+	return alert.DetectorConfig{Threshold: d.Threshold, K: d.K, N: d.N, Quiet: time.Duration(d.Quiet), Refractory: time.Duration(d.Refractory)}
+}
+
+// PipelineConfig returns the pipeline's configuration.
+func (c *Config) PipelineConfig() pipeline.Config {
+	mode := c.Learning.Mode
+	if mode == "" {
+		mode = pipeline.LearnFeedback
+	}
+	return pipeline.Config{
+		Site: c.Site.Site, Bed: c.Site.Bed,
+		Detector: c.DetectorConfig(),
+		Learning: pipeline.Learning{Mode: mode, Buffer: time.Duration(c.Learning.Buffer),
+			NegativeHorizon: time.Duration(c.Learning.NegativeHorizon), MinOverlap: c.Learning.MinOverlap},
+		Quality:         pipeline.Quality{FlatMicrovolts: c.Quality.FlatMicrovolts},
+		CheckpointEvery: time.Duration(c.Checkpoint.Every),
+	}
+}

@@ -1,0 +1,182 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/synth"
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/internal/eval"
+	"github.com/ictal/ictal/internal/pipeline"
+)
+
+// DemoOptions configures `ictald demo`.
+type DemoOptions struct {
+	Duration time.Duration // the monitored recording (default 5 min)
+	Seed     uint64
+	// Speed plays the monitored recording at this multiple of real time;
+	// 0 picks one that takes about 20 s.
+	Speed    float64
+	Channels int // default 8
+	Seizures int // in the monitored recording (default: one per 2.5 min, at least 1)
+	// TrainDuration and TrainSeizures describe the first recording, on
+	// which the model learns before monitoring (default 30 min, 5).
+	TrainDuration time.Duration
+	TrainSeizures int
+	Site, Bed     string
+	// Sinks also receive the monitored recording's alerts and status
+	// (the MQTT publisher).
+	Sinks []alert.Sink
+}
+
+// Demo trains a model on a first simulated recording, then monitors a
+// second one with seizures at an accelerated pace through the whole
+// pipeline, printing each alert as it is raised and a summary to out.
+func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (eval.Summary, error) {
+	if o.Duration == 0 {
+		o.Duration = 5 * time.Minute
+	}
+	if o.Channels == 0 {
+		o.Channels = 8
+	}
+	if o.Seizures == 0 {
+		o.Seizures = max(1, int(o.Duration/(150*time.Second)))
+	}
+	if o.TrainDuration == 0 {
+		o.TrainDuration = 30 * time.Minute
+	}
+	if o.TrainSeizures == 0 {
+		o.TrainSeizures = 5
+	}
+	if o.Speed == 0 {
+		o.Speed = max(1, float64(o.Duration)/float64(20*time.Second))
+	}
+	if o.Site == "" {
+		o.Site = "demo"
+	}
+	if o.Bed == "" {
+		o.Bed = "bed-1"
+	}
+	patient := func(d time.Duration, n int, seed uint64) (*synth.Patient, error) {
+		c := synth.DefaultConfig()
+		c.Channels, c.Duration, c.Seizures, c.Seed = o.Channels, d, n, seed
+		return synth.New(c)
+	}
+
+	// 1. Train on a first recording, prequentially, as fast as possible.
+	train, err := patient(o.TrainDuration, o.TrainSeizures, o.Seed)
+	if err != nil {
+		return eval.Summary{}, err
+	}
+	fcfg := features.Config{}
+	probe := fcfg
+	probe.Channels, probe.Rate = o.Channels, train.Info().Rate
+	ext, err := features.New(probe)
+	if err != nil {
+		return eval.Summary{}, err
+	}
+	model, err := classifier.New(classifier.Config{Algorithm: classifier.UOB, Features: ext.Dim(), Seed: o.Seed})
+	if err != nil {
+		return eval.Summary{}, err
+	}
+	fmt.Fprintf(out, "ictald demo: training %s/%s on a %v simulated recording (%d channels, %d seizures)…\n",
+		model.Config().Algorithm, model.Config().Learner, o.TrainDuration, o.Channels, o.TrainSeizures)
+	start := time.Now()
+	tp, err := pipeline.New(train, fcfg, model, pipeline.Config{Learning: pipeline.Learning{Mode: pipeline.LearnAnnotations}}, nil, pipeline.Hooks{}, log)
+	if err != nil {
+		return eval.Summary{}, err
+	}
+	if err := tp.Run(ctx); err != nil {
+		return eval.Summary{}, err
+	}
+	ts := tp.Stats()
+	fmt.Fprintf(out, "  learned %d windows (%d seizure) in %.1fs\n", ts.LearnedPos+ts.LearnedNeg, ts.LearnedPos, time.Since(start).Seconds())
+	if ctx.Err() != nil {
+		return eval.Summary{}, ctx.Err()
+	}
+
+	// 2. Monitor a second recording through the whole pipeline.
+	mon, err := patient(o.Duration, o.Seizures, o.Seed+1000)
+	if err != nil {
+		return eval.Summary{}, err
+	}
+	fmt.Fprintf(out, "ictald demo: monitoring a %v simulated recording with %d seizures at %.0f× real time (%.0fs)\n",
+		o.Duration, o.Seizures, o.Speed, (o.Duration / time.Duration(o.Speed)).Seconds())
+	printer := &printer{w: out}
+	sinks := append([]alert.Sink{printer}, o.Sinks...)
+	src := &pacedLabeled{Paced: acquire.NewPaced(ctx, mon, o.Speed)}
+	mp, err := pipeline.New(src, fcfg, model, pipeline.Config{Site: o.Site, Bed: o.Bed, Learning: pipeline.Learning{Mode: pipeline.LearnAnnotations}}, sinks, pipeline.Hooks{}, log)
+	if err != nil {
+		return eval.Summary{}, err
+	}
+	if err := mp.Run(ctx); err != nil {
+		return eval.Summary{}, err
+	}
+	sum := eval.Match(mon.Intervals(), printer.events(), o.Duration)
+	fmt.Fprintf(out, "summary: %d seizures, %d detected, %d missed, %d false alarms\n",
+		len(sum.Seizures), sum.Detected, len(sum.Seizures)-sum.Detected, sum.FalseAlarms)
+	for i, r := range sum.Seizures {
+		if r.Detected {
+			fmt.Fprintf(out, "  seizure %d  %s–%s  detected, delay %.1fs\n", i+1, clock(r.Start), clock(r.End), r.Delay.Seconds())
+		} else {
+			fmt.Fprintf(out, "  seizure %d  %s–%s  MISSED\n", i+1, clock(r.Start), clock(r.End))
+		}
+	}
+	return sum, ctx.Err()
+}
+
+// clock formats an offset as h:mm:ss.
+func clock(d time.Duration) string {
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%d:%02d:%02d", int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60)
+}
+
+// printer is a Sink that prints alerts and state changes for a person.
+type printer struct {
+	mu  sync.Mutex
+	w   io.Writer
+	evs []alert.Event
+}
+
+func (p *printer) Alert(e *alert.Event) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.evs = append(p.evs, *e)
+	_, err := fmt.Fprintf(p.w, "  %s  SEIZURE ALERT  onset %s  score %.2f  channels %s  id %s\n",
+		clock(e.DetectedOffset), clock(e.OnsetOffset), e.Score, strings.Join(e.Channels, " "), e.ID)
+	return err
+}
+
+func (p *printer) EventEnd(e *alert.Event) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range p.evs {
+		if p.evs[i].ID == e.ID {
+			p.evs[i] = *e
+		}
+	}
+	_, err := fmt.Fprintf(p.w, "  %s  event ended    onset %s  end %s  peak score %.2f\n", clock(e.EndOffset), clock(e.OnsetOffset), clock(e.EndOffset), e.Score)
+	return err
+}
+
+func (p *printer) Status(s alert.Status) error {
+	_, err := fmt.Fprintf(p.w, "  status %s (%s)\n", s.State, s.Reason)
+	return err
+}
+
+func (p *printer) Score(alert.Score) error { return nil }
+func (p *printer) Close() error            { return nil }
+
+func (p *printer) events() []alert.Event {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]alert.Event(nil), p.evs...)
+}

@@ -1,0 +1,146 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/internal/pipeline"
+)
+
+// Options are what the caller of Run adds to the configuration.
+type Options struct {
+	// Sinks receive everything besides the configured JSON-lines output.
+	Sinks []alert.Sink
+	// Hooks: Ready when the source and the model are up, Window after
+	// every window (watchdog keep-alive).
+	Ready, Window func()
+	// Reload delivers re-read configurations (SIGHUP); what can change
+	// safely — the decision rule and the log level — is applied.
+	Reload <-chan *Config
+	// LogLevel is changed on reload when set.
+	LogLevel *slog.LevelVar
+	// OnPipeline, when set, is called with the pipeline before it runs
+	// (for feedback wiring).
+	OnPipeline func(*pipeline.Pipeline)
+}
+
+// Run runs the daemon until ctx is done or the source ends, then writes a
+// final checkpoint. It returns an error when it could not start or the
+// source failed.
+func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err error) {
+	src, err := OpenSource(ctx, cfg.Source, log)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	info := src.Info()
+	fcfg, err := cfg.FeaturesConfig()
+	if err != nil {
+		return err
+	}
+	probe := fcfg
+	probe.Channels, probe.Rate = len(info.Channels), info.Rate
+	ext, err := features.New(probe)
+	if err != nil {
+		return fmt.Errorf("features for %d channels at %g Hz: %w", len(info.Channels), info.Rate, err)
+	}
+	model, from, err := LoadModel(cfg.Checkpoint.Path, cfg.Classifier.Model, cfg.ClassifierConfig(ext.Dim()), log)
+	if err != nil {
+		return err
+	}
+	mc := model.Config()
+	log.Info("model", slog.String("from", from), slog.String("algorithm", mc.Algorithm), slog.String("learner", mc.Learner),
+		slog.Int("features", mc.Features), slog.Int("members", mc.Members))
+
+	sinks := append([]alert.Sink(nil), opt.Sinks...)
+	switch cfg.Output.JSONL {
+	case "":
+	case "-":
+		sinks = append(sinks, alert.NewJSONLines(os.Stdout, nil, cfg.Output.Scores))
+	default:
+		f, err := os.OpenFile(cfg.Output.JSONL, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+		if err != nil {
+			return fmt.Errorf("output.jsonl: %w", err)
+		}
+		j := alert.NewJSONLines(f, f, cfg.Output.Scores)
+		defer j.Close()
+		sinks = append(sinks, j)
+	}
+	hooks := pipeline.Hooks{Ready: opt.Ready, Window: opt.Window}
+	if cfg.Checkpoint.Path != "" {
+		path := cfg.Checkpoint.Path
+		hooks.Checkpoint = func(m classifier.Model) error {
+			start := time.Now()
+			if err := SaveModel(path, m); err != nil {
+				return err
+			}
+			log.Debug("checkpoint written", slog.String("path", path), slog.Duration("took", time.Since(start)))
+			return nil
+		}
+	}
+	p, err := pipeline.New(src, fcfg, model, cfg.PipelineConfig(), sinks, hooks, log)
+	if err != nil {
+		return err
+	}
+	if opt.OnPipeline != nil {
+		opt.OnPipeline(p)
+	}
+	log.Info("running", slog.String("source", cfg.Source.Type), slog.Int("channels", len(info.Channels)),
+		slog.Float64("rate", info.Rate), slog.Int("features", p.Dim()), slog.String("site", cfg.Site.Site), slog.String("bed", cfg.Site.Bed))
+	if opt.Reload != nil {
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case nc, ok := <-opt.Reload:
+					if !ok {
+						return
+					}
+					if err := p.Reconfigure(nc.DetectorConfig()); err != nil {
+						log.Error("reload: decision rule rejected", slog.Any("err", err))
+						continue
+					}
+					if opt.LogLevel != nil {
+						opt.LogLevel.Set(ParseLevel(nc.Log.Level))
+					}
+					log.Info("reload: decision rule and log level applied; other changes need a restart")
+				}
+			}
+		}()
+	}
+	err = p.Run(ctx)
+	st := p.Stats()
+	log.Info("stopped", slog.Int64("frames", st.Frames), slog.Int64("windows", st.Windows), slog.Int64("usable", st.Usable),
+		slog.Int64("events", st.Events), slog.Int64("learned_pos", st.LearnedPos), slog.Int64("learned_neg", st.LearnedNeg),
+		slog.Int64("checkpoints", st.Checkpoints), slog.Int64("checkpoint_errors", st.CheckpointErrs))
+	return err
+}
+
+// ParseLevel maps a log.level value to a slog level (info by default).
+func ParseLevel(s string) slog.Level {
+	switch s {
+	case "debug":
+		return slog.LevelDebug
+	case "warn":
+		return slog.LevelWarn
+	case "error":
+		return slog.LevelError
+	}
+	return slog.LevelInfo
+}
+
+// NewLogger builds the daemon's logger on stderr.
+func NewLogger(format string, level *slog.LevelVar) *slog.Logger {
+	o := &slog.HandlerOptions{Level: level}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, o))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, o))
+}

@@ -1,0 +1,99 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/ads1299"
+	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/acquire/openbci"
+	"github.com/ictal/ictal/acquire/synth"
+)
+
+// OpenSource opens the configured source, paced when source.speed is set.
+func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.Source, error) {
+	var src acquire.Source
+	switch s.Type {
+	case "synth":
+		cfg := synth.DefaultConfig()
+		cfg.Channels, cfg.Rate, cfg.Seizures, cfg.Seed = s.Channels, s.Rate, s.Seizures, s.Seed
+		cfg.Duration = time.Duration(s.Duration)
+		if cfg.Duration == 0 {
+			cfg.Duration = 24 * time.Hour
+		}
+		p, err := synth.New(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("source (synth): %w", err)
+		}
+		src = p
+		if s.Speed == 0 {
+			s.Speed = 1 // a simulated patient is live unless told otherwise
+		}
+	case "edf":
+		rc := edf.ReplayConfig{RealTime: s.RealTime}
+		if s.Seizure != "" {
+			re, err := regexp.Compile(s.Seizure)
+			if err != nil {
+				return nil, fieldErr("source.seizure_regexp", "%v", err)
+			}
+			rc.Seizure = re
+		}
+		r, err := edf.OpenReplay(s.Path, rc)
+		if err != nil {
+			return nil, fmt.Errorf("source (edf): %w", err)
+		}
+		for _, sk := range r.Skipped() {
+			log.Info("edf signal not served", slog.Int("signal", sk.Index), slog.String("label", sk.Label), slog.String("reason", sk.Reason))
+		}
+		src = r
+	case "openbci":
+		o := openbci.DefaultOpts
+		o.Daisy, o.Reset, o.Logger = s.Daisy, s.Reset, log
+		if s.Gain != 0 {
+			n := 8
+			if s.Daisy {
+				n = 16
+			}
+			o.Gains = make([]int, n)
+			for i := range o.Gains {
+				o.Gains[i] = s.Gain
+			}
+		}
+		b, err := openbci.Open(ctx, s.Port, &o)
+		if err != nil {
+			return nil, fmt.Errorf("source (openbci %s): %w", s.Port, err)
+		}
+		src = b
+	case "ads1299":
+		o := ads1299.DefaultOpts
+		if s.Rate != 0 {
+			o.Rate = s.Rate
+		}
+		d, err := ads1299.Open(s.SPI, s.DRDY, s.ResetPin, s.StartPin, &o)
+		if err != nil {
+			return nil, fmt.Errorf("source (ads1299 %s): %w", s.SPI, err)
+		}
+		src = d
+	default:
+		return nil, fieldErr("source.type", "%q: unknown", s.Type)
+	}
+	if s.Speed > 0 {
+		src = &pacedLabeled{Paced: acquire.NewPaced(ctx, src, s.Speed)}
+	}
+	return src, nil
+}
+
+// pacedLabeled keeps a paced source's intervals visible.
+type pacedLabeled struct{ *acquire.Paced }
+
+// Intervals implements acquire.Labeled when the wrapped source does.
+func (p *pacedLabeled) Intervals() []acquire.Interval {
+	if l, ok := p.Source.(acquire.Labeled); ok {
+		return l.Intervals()
+	}
+	return nil
+}
