@@ -180,14 +180,14 @@ func feedbackFields(b []byte) (map[string]string, error) {
 		}
 		if key == "v" {
 			if n, ok := tok.(json.Number); !ok || n != "1" {
-				return nil, feedbackErr(`byte %d: field "v" is %v, want 1`, at, tok)
+				return nil, feedbackErr(`byte %d: field "v" is %s, want the number 1`, at, describeToken(tok))
 			}
 			fields[key] = "1"
 			continue
 		}
 		s, ok := tok.(string)
 		if !ok {
-			return nil, feedbackErr("byte %d: field %q: want a string, got %v", at, key, tok)
+			return nil, feedbackErr("byte %d: field %q: want a string, got %s", at, key, describeToken(tok))
 		}
 		if s == "" {
 			return nil, feedbackErr("byte %d: field %q is empty", at, key)
@@ -201,6 +201,24 @@ func feedbackFields(b []byte) (map[string]string, error) {
 		return nil, feedbackErr("byte %d: data after the object", dec.InputOffset())
 	}
 	return fields, nil
+}
+
+// describeToken names a JSON token for an error message.
+func describeToken(tok json.Token) string {
+	switch v := tok.(type) {
+	case json.Delim:
+		if v == '{' {
+			return "an object"
+		}
+		return "an array"
+	case string:
+		return fmt.Sprintf("the string %q", v)
+	case json.Number:
+		return string(v)
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(tok)
 }
 
 // syntaxCause turns the decoder's end of input into a readable cause.

@@ -1,11 +1,9 @@
 package alert
 
 import (
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,7 +67,7 @@ type MQTT struct {
 
 	mu        sync.Mutex // guards what follows
 	closed    bool
-	labelsOff bool // Labels is closed
+	labelsOff bool   // Labels is closed
 	buf       []byte // encoding scratch of the Sink methods
 	status    Status
 	hasStatus bool
@@ -79,6 +77,10 @@ type MQTT struct {
 	lastDropLog                            time.Time // publishing goroutine only
 	loggedScores, loggedStatus, loggedLabs uint64    // publishing goroutine only
 	pending                                []mqtt.Token
+
+	failMu      sync.Mutex // guards the connection failure log's rate limit
+	lastFail    string
+	lastFailLog time.Time
 }
 
 // MQTTStats counts what the publisher did.
@@ -113,13 +115,6 @@ func NewMQTT(cfg MQTTConfig, log *slog.Logger) (*MQTT, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := renumberStore(c.StoreDir)
-	if err != nil {
-		return nil, err
-	}
-	if n > 0 {
-		log.Info("mqtt: undelivered messages in the store will be sent on connection", slog.Int("messages", n), slog.String("store", c.StoreDir))
-	}
 	m := &MQTT{
 		cfg: c, log: log, q: newQueue(c.QueueSize),
 		topicAlert: c.Prefix + "/alert", topicStatus: c.Prefix + "/status",
@@ -144,14 +139,12 @@ func NewMQTT(cfg MQTTConfig, log *slog.Logger) (*MQTT, error) {
 		SetConnectionLostHandler(func(_ mqtt.Client, err error) {
 			m.log.Warn("mqtt: connection lost; reconnecting", slog.String("error", err.Error()))
 		}).
-		SetReconnectingHandler(func(_ mqtt.Client, o *mqtt.ClientOptions) {
-			m.log.Debug("mqtt: reconnecting")
-		}).
-		SetConnectionAttemptHandler(func(broker *url.URL, tc *tls.Config) *tls.Config {
-			m.log.Debug("mqtt: connecting", slog.String("broker", redactURL(broker)))
-			return tc
-		})
+		SetConnectionNotificationHandler(m.onNotification)
 	m.client = mqtt.NewClient(opts)
+	// Connect opens the store and, with ConnectRetry, reserves the packet
+	// identifiers of the messages a previous process left in it, so
+	// alerts published before the first connection do not overwrite them;
+	// the first connection resends them (TestMQTTKilledDaemonDelivers…).
 	tok := m.client.Connect() // retries in the background
 	go func() {
 		// With ConnectRetry the token completes only on success or Close.

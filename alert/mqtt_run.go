@@ -206,6 +206,27 @@ func (m *MQTT) onMessage(_ mqtt.Client, msg mqtt.Message) {
 	}
 }
 
+// failLogEvery rate-limits the log of a repeated connection failure.
+const failLogEvery = time.Minute
+
+// onNotification logs failed connection attempts: when the reason changes,
+// else at most every failLogEvery. The broker URL is logged without user
+// information; the password is never part of a reason.
+func (m *MQTT) onNotification(_ mqtt.Client, n mqtt.ConnectionNotification) {
+	f, ok := n.(mqtt.ConnectionNotificationBrokerFailed)
+	if !ok || f.Reason == nil {
+		return
+	}
+	reason := f.Reason.Error()
+	m.failMu.Lock()
+	defer m.failMu.Unlock()
+	if reason == m.lastFail && time.Since(m.lastFailLog) < failLogEvery {
+		return
+	}
+	m.lastFail, m.lastFailLog = reason, time.Now()
+	m.log.Warn("mqtt: connection attempt failed; retrying", slog.String("broker", redactURL(f.Broker)), slog.String("error", reason))
+}
+
 // redactURL returns u without user information.
 func redactURL(u *url.URL) string {
 	if u == nil {

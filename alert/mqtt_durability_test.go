@@ -1,0 +1,203 @@
+package alert
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The child process of the durability tests: a daemon's publisher run by
+// re-executing the test binary, so that the parent can SIGKILL it.
+const childEnv = "ICTAL_ALERT_MQTT_CHILD"
+
+// TestMQTTChild is not a test: with childEnv set, it runs a publisher as
+// the environment says, reports on stdout, and waits to be killed.
+func TestMQTTChild(t *testing.T) {
+	mode := os.Getenv(childEnv)
+	if mode == "" {
+		return
+	}
+	cfg := MQTTConfig{
+		Connection: Connection{Brokers: []string{os.Getenv("ICTAL_BROKER")}, ConnectTimeout: time.Second},
+		Site:       "ward-7", Bed: "bed-3", StoreDir: os.Getenv("ICTAL_STORE"), MaxReconnectInterval: 500 * time.Millisecond,
+	}
+	m, err := NewMQTT(cfg, nil)
+	if err != nil {
+		fmt.Println("ERROR", err)
+		os.Exit(1)
+	}
+	switch mode {
+	case "online": // connected, online acknowledged
+		for m.Stats().Acked == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+	case "queue": // alerts raised with the broker down, all in the store
+		n, _ := strconv.Atoi(os.Getenv("ICTAL_ALERTS"))
+		for i := 0; i < n; i++ {
+			e := testEventN("ward-7", "bed-3")
+			fmt.Println("ID", e.ID)
+			m.Alert(e)
+		}
+		for m.Stats().Published < uint64(n) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	fmt.Println("READY")
+	select {} // until SIGKILL
+}
+
+// child starts the test binary as a publisher and returns it with the
+// lines it printed before READY. It is killed when the test ends.
+func child(t *testing.T, mode, broker, store string, alerts int) (*exec.Cmd, []string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMQTTChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+mode, "ICTAL_BROKER="+broker, "ICTAL_STORE="+store, "ICTAL_ALERTS="+strconv.Itoa(alerts))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		io.Copy(io.Discard, out)
+	}()
+	var got []string
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("child exited before READY: %v", got)
+			}
+			if l == "READY" {
+				return cmd, got
+			}
+			got = append(got, l)
+		case <-timeout:
+			t.Fatalf("child not ready: %v", got)
+		}
+	}
+}
+
+func TestMQTTLastWillWhenTheDaemonDies(t *testing.T) {
+	b := startMosquitto(t, mosqOpts{})
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "nurse", true), "ictal/ward-7/bed-3/status")
+	cmd, _ := child(t, "online", b.url("tcp"), t.TempDir(), 0)
+	waitFor(t, sub, 5*time.Second, "online", isState("ictal/ward-7/bed-3/status", StateOnline))
+	cmd.Process.Kill() // SIGKILL: no DISCONNECT, the kernel closes the socket
+	cmd.Wait()
+	r := waitFor(t, sub, 5*time.Second, "the last will", isState("ictal/ward-7/bed-3/status", StateOffline))
+	if string(r.payload) != OfflinePayload {
+		t.Errorf("will %s", r.payload)
+	}
+	// Retained: a newcomer sees the bed offline.
+	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true), "ictal/ward-7/bed-3/status")
+	if r := waitFor(t, late, 5*time.Second, "retained offline", isState("ictal/ward-7/bed-3/status", StateOffline)); !r.retained {
+		t.Error("will not retained")
+	}
+}
+
+func TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart(t *testing.T) {
+	// A clinician's receiver has a persistent session on a broker that
+	// keeps it on disk; then the broker goes down.
+	b := startMosquitto(t, mosqOpts{persistence: true})
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "receiver", false), "ictal/+/+/alert")
+	b.stop()
+	// With the broker down, the daemon raises alerts, they reach its
+	// store, and it is killed.
+	store := t.TempDir()
+	cmd, lines := child(t, "queue", b.url("tcp"), store, 20)
+	cmd.Process.Kill()
+	cmd.Wait()
+	want := map[string]bool{}
+	for _, l := range lines {
+		if id, ok := strings.CutPrefix(l, "ID "); ok {
+			want[id] = true
+		}
+	}
+	if len(want) != 20 {
+		t.Fatalf("child raised %d alerts", len(want))
+	}
+	// The daemon restarts with the same client ID and store and, the
+	// broker still down, raises a new alert: it must not take the place of
+	// an old one in the store.
+	cfg := testMQTTConfig(t, b.url("tcp"))
+	cfg.StoreDir = store
+	m := newTestMQTT(t, cfg, nil)
+	fresh := testEventN("ward-7", "bed-3")
+	m.Alert(fresh)
+	want[fresh.ID] = true
+	for m.Stats().Published == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	b.restart()
+	deadline := time.After(15 * time.Second)
+	got := map[string]int{}
+	for len(got) < len(want) {
+		select {
+		case r := <-sub:
+			if id := alertID(r); id != "" {
+				if !want[id] {
+					t.Errorf("unexpected alert %s", id)
+				}
+				got[id]++
+			}
+		case <-deadline:
+			t.Fatalf("received %d of %d alerts", len(got), len(want))
+		}
+	}
+}
+
+func TestMQTTBrokerRestartMidStreamLosesNoAlert(t *testing.T) {
+	b := startMosquitto(t, mosqOpts{persistence: true})
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "receiver", false), "ictal/+/+/alert")
+	m := newTestMQTT(t, testMQTTConfig(t, b.url("tcp")), nil)
+	const n = 150
+	want := map[string]bool{}
+	for i := 0; i < n; i++ {
+		e := testEventN("ward-7", "bed-3")
+		want[e.ID] = true
+		if err := m.Alert(e); err != nil {
+			t.Fatal(err)
+		}
+		switch i {
+		case 50:
+			b.stop()
+		case 100:
+			b.restart()
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	deadline := time.After(20 * time.Second)
+	got := map[string]int{}
+	for len(got) < n {
+		select {
+		case r := <-sub:
+			if id := alertID(r); id != "" && want[id] {
+				got[id]++
+			}
+		case <-deadline:
+			t.Fatalf("received %d of %d alerts; stats %+v", len(got), n, m.Stats())
+		}
+	}
+	dups := 0
+	for _, c := range got {
+		dups += c - 1
+	}
+	t.Logf("%d alerts across a broker restart, all received; %d duplicates (dropped by id)", n, dups)
+}

@@ -1,0 +1,141 @@
+package alert
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+)
+
+// received is one message seen by a test subscriber.
+type received struct {
+	topic    string
+	payload  []byte
+	retained bool
+	at       time.Time
+}
+
+// testClient connects a plain paho client (a clinician's, or a receiver
+// with a persistent session when clean is false) and disconnects it when
+// the test ends.
+func testClient(t testing.TB, conn Connection, id string, clean bool) mqtt.Client {
+	t.Helper()
+	opts, err := conn.ClientOptions(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.SetCleanSession(clean).SetAutoReconnect(true).SetMaxReconnectInterval(200 * time.Millisecond).
+		SetConnectRetry(false).SetResumeSubs(true).SetOrderMatters(false)
+	c := mqtt.NewClient(opts)
+	tok := c.Connect()
+	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("test client %s: connect: %v", id, tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(100) })
+	return c
+}
+
+// subscribe subscribes c to filter with QoS 1 and returns what arrives.
+func subscribe(t testing.TB, c mqtt.Client, filter string) <-chan received {
+	t.Helper()
+	ch := make(chan received, 1<<14)
+	tok := c.Subscribe(filter, 1, func(_ mqtt.Client, m mqtt.Message) {
+		ch <- received{m.Topic(), append([]byte(nil), m.Payload()...), m.Retained(), time.Now()}
+	})
+	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe %s: %v", filter, tok.Error())
+	}
+	return ch
+}
+
+// waitFor returns the first message satisfying ok, failing after timeout.
+func waitFor(t testing.TB, ch <-chan received, timeout time.Duration, what string, ok func(received) bool) received {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case r := <-ch:
+			if ok(r) {
+				return r
+			}
+		case <-deadline:
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+	}
+}
+
+// isState matches a status payload with the given state.
+func isState(topic string, s State) func(received) bool {
+	return func(r received) bool {
+		var p struct{ State State }
+		return r.topic == topic && json.Unmarshal(r.payload, &p) == nil && p.State == s
+	}
+}
+
+// alertID returns the "id" of an alert payload, or "".
+func alertID(r received) string {
+	var p struct {
+		ID  string
+		End *string
+	}
+	if json.Unmarshal(r.payload, &p) != nil || p.End != nil {
+		return ""
+	}
+	return p.ID
+}
+
+// testEventN is an alert with a fresh ID.
+func testEventN(site, bed string) *Event {
+	now := time.Now()
+	return &Event{ID: NewID(), Site: site, Bed: bed, Onset: now.Add(-4 * time.Second), DetectedAt: now,
+		Score: 0.93, Algorithm: "UOB", Channels: []string{"T7-P7", "F7-T7"}}
+}
+
+// syncBuffer is a log destination safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testLogger logs at debug level into a buffer.
+func testLogger() (*slog.Logger, *syncBuffer) {
+	var b syncBuffer
+	return slog.New(slog.NewTextHandler(&b, &slog.HandlerOptions{Level: slog.LevelDebug})), &b
+}
+
+// testMQTTConfig is a publisher for ward-7/bed-3 on broker with quick
+// reconnection.
+func testMQTTConfig(t testing.TB, broker string) MQTTConfig {
+	return MQTTConfig{
+		Connection: Connection{Brokers: []string{broker}, ConnectTimeout: 2 * time.Second},
+		Site:       "ward-7", Bed: "bed-3", StoreDir: t.TempDir(),
+		MaxReconnectInterval: 500 * time.Millisecond, CloseTimeout: 3 * time.Second,
+	}
+}
+
+// newTestMQTT starts a publisher closed when the test ends.
+func newTestMQTT(t testing.TB, cfg MQTTConfig, log *slog.Logger) *MQTT {
+	t.Helper()
+	m, err := NewMQTT(cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}

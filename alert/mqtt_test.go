@@ -1,0 +1,132 @@
+package alert
+
+import (
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMQTTPublishesTheContract(t *testing.T) {
+	b := startMosquitto(t, mosqOpts{})
+	cfg := testMQTTConfig(t, b.url("tcp"))
+	cfg.Scores = true
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "nurse-station", true), "ictal/#")
+	m := newTestMQTT(t, cfg, nil)
+	const prefix = "ictal/ward-7/bed-3"
+
+	online := waitFor(t, sub, 5*time.Second, "status online on connection", isState(prefix+"/status", StateOnline))
+	var st map[string]any
+	if err := json.Unmarshal(online.payload, &st); err != nil || st["v"] != 1.0 || st["since"] == nil || len(st) != 3 {
+		t.Errorf("online status %s: %v", online.payload, err)
+	}
+
+	e := testEventN("ward-7", "bed-3")
+	if err := m.Alert(e); err != nil {
+		t.Fatal(err)
+	}
+	r := waitFor(t, sub, 5*time.Second, "the alert", func(r received) bool { return r.topic == prefix+"/alert" })
+	var got map[string]any
+	if err := json.Unmarshal(r.payload, &got); err != nil {
+		t.Fatalf("%s: %v", r.payload, err)
+	}
+	var keys []string
+	for k := range got {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if strings.Join(keys, ",") != "algorithm,bed,channels,detected_at,id,onset,score,site,v" {
+		t.Errorf("alert fields %v", keys)
+	}
+	if got["id"] != e.ID || got["v"] != 1.0 || got["site"] != "ward-7" || got["bed"] != "bed-3" || got["score"] != 0.93 {
+		t.Errorf("alert %s", r.payload)
+	}
+	if r.retained {
+		t.Error("alert retained")
+	}
+
+	if err := m.Score(Score{T: time.Now(), Score: 0.25, Usable: true}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, sub, 5*time.Second, "a score", func(r received) bool {
+		return r.topic == prefix+"/score" && strings.Contains(string(r.payload), `"score":0.25`)
+	})
+	if err := m.Status(Status{State: StateElectrodeOff, Since: time.Now(), Reason: "lead-off T7"}); err != nil {
+		t.Fatal(err)
+	}
+	r = waitFor(t, sub, 5*time.Second, "status electrode-off", isState(prefix+"/status", StateElectrodeOff))
+	if strings.Contains(string(r.payload), "lead-off") {
+		t.Errorf("the reason went on the wire: %s", r.payload)
+	}
+	e.End = time.Now()
+	if err := m.EventEnd(e); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, sub, 5*time.Second, "the event end", func(r received) bool {
+		return r.topic == prefix+"/alert" && strings.Contains(string(r.payload), `"end":`) && strings.Contains(string(r.payload), e.ID)
+	})
+
+	// A newcomer sees the retained state.
+	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true), prefix+"/status")
+	r = waitFor(t, late, 5*time.Second, "the retained status", isState(prefix+"/status", StateElectrodeOff))
+	if !r.retained {
+		t.Error("status not retained")
+	}
+
+	if err := m.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	waitFor(t, late, 5*time.Second, "offline on close", isState(prefix+"/status", StateOffline))
+	if err := m.Alert(e); !errors.Is(err, ErrClosed) {
+		t.Errorf("alert after close: %v", err)
+	}
+	if s := m.Stats(); s.Published < 5 || s.Acked < 3 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+func TestMQTTSinkNeverBlocksWithoutBroker(t *testing.T) {
+	// Nothing listens on this port: every connection attempt fails.
+	cfg := testMQTTConfig(t, "tcp://127.0.0.1:"+strconv.Itoa(freePort(t)))
+	cfg.Scores = true
+	cfg.QueueSize = 64
+	m := newTestMQTT(t, cfg, nil)
+	const step = time.Second // the default window step
+	var worst time.Duration
+	var calls []time.Duration
+	start := time.Now()
+	for i := 0; time.Since(start) < 3*time.Second; i++ {
+		t0 := time.Now()
+		if err := m.Score(Score{T: t0, Score: 0.1, Usable: true}); err != nil {
+			t.Fatal(err)
+		}
+		if i%40 == 0 {
+			if err := m.Alert(testEventN("ward-7", "bed-3")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i%20 == 0 {
+			if err := m.Status(Status{State: StateSignalLost, Since: t0}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d := time.Since(t0)
+		worst = max(worst, d)
+		calls = append(calls, d)
+		time.Sleep(4 * time.Millisecond) // 250 windows a second: far faster than real time
+	}
+	sort.Slice(calls, func(i, j int) bool { return calls[i] < calls[j] })
+	t.Logf("%d Sink calls in 3 s without a broker: median %v, 99th percentile %v, worst %v",
+		len(calls), calls[len(calls)/2], calls[len(calls)*99/100], worst)
+	if worst > step/100 {
+		t.Errorf("a Sink call took %v; the window step is %v", worst, step)
+	}
+	s := m.Stats()
+	if s.DroppedOffline == 0 && s.DroppedScores == 0 {
+		t.Errorf("no score dropped while offline: %+v", s)
+	}
+}
+
