@@ -150,7 +150,9 @@ func TestCholUpdateMatchesGonum(t *testing.T) {
 }
 
 func TestCholUpdateHugeEntries(t *testing.T) {
-	// Beyond 1e150 the squares overflow; the update falls back to Hypot.
+	// Beyond 1e150 the squares overflow, below 1e-150 they underflow (0
+	// there would make the rotation 0/0): the update falls back to the
+	// scaled hypot.
 	tests := []struct {
 		name   string
 		l, x   []float64
@@ -158,12 +160,63 @@ func TestCholUpdateHugeEntries(t *testing.T) {
 	}{
 		{"huge diagonal", []float64{1e200}, []float64{1e200}, math.Sqrt2 * 1e200},
 		{"huge update", []float64{1}, []float64{3e160}, 3e160},
+		{"tiny diagonal and update", []float64{3e-200}, []float64{4e-200}, 5e-200},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cholUpdate(tt.l, 1, tt.x, 0)
 			if lrnRelErr(tt.l[0], tt.wantLD, tt.wantLD) > 1e-15 {
 				t.Errorf("L_00 = %v, want %v", tt.l[0], tt.wantLD)
+			}
+		})
+	}
+}
+
+func TestHypot(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b float64
+	}{
+		{"3-4-5", 3, 4},
+		{"negative", -5, 12},
+		{"zero", 0, 0},
+		{"one zero", 0, -7},
+		{"huge", 1e300, 2e300},
+		{"tiny", 3e-300, 4e-300},
+		{"subnormal", 5e-324, 1e-310},
+		{"far apart", 1e200, 1e-200},
+		{"infinite", math.Inf(-1), 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, want := hypot(tt.a, tt.b), math.Hypot(tt.a, tt.b)
+			if got != want && lrnRelErr(got, want, want) > 2e-16 {
+				t.Errorf("hypot(%g, %g) = %v, want %v", tt.a, tt.b, got, want)
+			}
+		})
+	}
+}
+
+func TestLogRatio(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b float64
+	}{
+		{"equal", 3, 3},
+		{"ratio 10", 10, 1},
+		{"ratio 0.1", 0.5, 5},
+		{"ratio overflows", 1e300, 1e-300},
+		{"ratio underflows", 1e-300, 1e300},
+		{"subnormal", 1e-310, 2},
+		{"both subnormal", 5e-324, 1e-320},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The reference's error is a few ulps of log a and log b.
+			la, lb := lrnLog(tt.a), lrnLog(tt.b)
+			got, want := logRatio(tt.a, tt.b), la-lb
+			if math.Abs(got-want) > 4e-16*(1+math.Abs(la)+math.Abs(lb)) {
+				t.Errorf("logRatio(%g, %g) = %v, want %v", tt.a, tt.b, got, want)
 			}
 		})
 	}

@@ -71,7 +71,7 @@ func TestNBLogOddsMatchesReference(t *testing.T) {
 	lrnTrain(n, ex)
 	bp, bn := lrnBatchStats(ex, d, 1, true), lrnBatchStats(ex, d, 1, false)
 	for _, x := range lrnProbes(rng, 50, d, 1) {
-		want := math.Log(bp.t) - math.Log(bn.t)
+		want := math.Log(bp.w) - math.Log(bn.w)
 		for j := range d {
 			want += distuv.Normal{Mu: bp.mu[j], Sigma: math.Sqrt(bp.s.At(j, j) / bp.t)}.LogProb(x[j])
 			want -= distuv.Normal{Mu: bn.mu[j], Sigma: math.Sqrt(bn.s.At(j, j) / bn.t)}.LogProb(x[j])
