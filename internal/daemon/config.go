@@ -163,6 +163,9 @@ func ParseConfig(text, name string) (*Config, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
+			if pe.LastKey != "" {
+				return nil, fmt.Errorf("%s:%d: %w: %s: %s", name, pe.Position.Line, ErrConfig, pe.LastKey, pe.Message)
+			}
 			return nil, fmt.Errorf("%s:%d: %w: %s", name, pe.Position.Line, ErrConfig, pe.Message)
 		}
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrConfig, err)

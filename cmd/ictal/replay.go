@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"regexp"
+	"syscall"
+
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/pipeline"
+)
+
+func compileSeizure(expr string) (*regexp.Regexp, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("-seizure: %w", err)
+	}
+	return re, nil
+}
+
+// runReplay implements `ictal replay [-model MODEL] [-learn mode] FILE.edf`.
+func runReplay(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	modelPath := fs.String("model", "", "model trained by `ictal train` (default: a new, untrained model)")
+	learn := fs.String("learn", "", "learning during the replay: annotations (prequential), off (default: annotations when the file has seizure annotations, else off)")
+	scores := fs.Bool("scores", false, "also print one line per window")
+	save := fs.String("save", "", "write the model after the replay to this file")
+	var mf modelFlags
+	mf.add(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ictal replay [-model MODEL] [flags] FILE.edf\n\nRuns the whole pipeline over the recording as fast as possible. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe event-based scores against the file's seizure annotations (a seizure\ncounts as detected when an alert overlaps it extended by 30 s before and\n60 s after).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errors.New("one recording is required")
+	}
+	path := fs.Arg(0)
+	r, err := mf.openReplay(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	d, err := mf.dim(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	var model classifier.Model
+	if *modelPath != "" {
+		b, err := os.ReadFile(*modelPath)
+		if err != nil {
+			return err
+		}
+		if model, err = classifier.Load(b); err != nil {
+			return fmt.Errorf("%s: %w", *modelPath, err)
+		}
+		if model.Config().Features != d {
+			return fmt.Errorf("%s takes %d features; %s with these feature settings makes %d (was it trained on the same montage?)", *modelPath, model.Config().Features, path, d)
+		}
+	} else if model, err = classifier.New(mf.classifierConfig(d)); err != nil {
+		return err
+	}
+	annotated := false
+	for _, iv := range r.Intervals() {
+		annotated = annotated || iv.Seizure
+	}
+	mode := *learn
+	switch mode {
+	case "":
+		mode = pipeline.LearnOff
+		if annotated {
+			mode = pipeline.LearnAnnotations
+		}
+	case pipeline.LearnOff, pipeline.LearnAnnotations:
+	default:
+		return fmt.Errorf("-learn %q: want annotations or off", mode)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	j := alert.NewJSONLines(stdout, nil, *scores)
+	rep, err := runFile(ctx, path, r, model, &mf, mode, []alert.Sink{j}, log)
+	j.Close()
+	if err != nil {
+		return err
+	}
+	rep.Type = "summary"
+	if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+		return err
+	}
+	if *save != "" {
+		b, err := model.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(*save, b, 0o644)
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package daemon
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ictal/ictal/systemd"
+)
+
+func TestSampleConfigIsValid(t *testing.T) {
+	c, err := ParseConfig(systemd.SampleConfig, "ictald.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Source.Type != "openbci" || c.Classifier.Algorithm != "UOB" || c.Decision.K != 3 || c.Learning.Mode != "feedback" {
+		t.Errorf("sample config read as %+v", c)
+	}
+}
+
+func TestConfigErrorsNameTheField(t *testing.T) {
+	base := "[source]\ntype = \"synth\"\n"
+	tests := []struct {
+		name, text, field string
+	}{
+		{"no source", "", "source.type"},
+		{"unknown source", "[source]\ntype = \"usb\"\n", "source.type"},
+		{"edf without path", "[source]\ntype = \"edf\"\n", "source.path"},
+		{"openbci without port", "[source]\ntype = \"openbci\"\n", "source.port"},
+		{"bad gain", "[source]\ntype = \"openbci\"\nport = \"/dev/x\"\ngain = 5\n", "source.gain"},
+		{"ads without drdy", "[source]\ntype = \"ads1299\"\n", "source.drdy"},
+		{"unknown key", base + "[decision]\nthreshhold = 0.5\n", "decision.threshhold"},
+		{"syntax", base + "[decision\n", "ictald.toml:4"},
+		{"bad duration", base + "[features]\nwindow = \"2 seconds\"\n", "features.window"},
+		{"bad feature", base + "[features]\nfeatures = [\"line_length\", \"wavelets\"]\n", "features.features[1]"},
+		{"k above n", base + "[decision]\nk = 5\nn = 4\n", "decision"},
+		{"threshold", base + "[decision]\nthreshold = 1.5\n", "threshold"},
+		{"algorithm", base + "[classifier]\nalgorithm = \"SVM\"\n", "Config.Algorithm"},
+		{"learner", base + "[classifier]\nlearner = \"knn\"\n", "Config.Learner"},
+		{"beta", base + "[classifier]\nbeta = 2.0\n", "Config.Beta"},
+		{"learning mode", base + "[learning]\nmode = \"sometimes\"\n", "learning.mode"},
+		{"annotations on hardware", "[source]\ntype = \"openbci\"\nport = \"/dev/x\"\n[learning]\nmode = \"annotations\"\n", "learning.mode"},
+		{"horizon beyond buffer", base + "[learning]\nbuffer = \"10m\"\nnegative_horizon = \"1h\"\n", "learning.negative_horizon"},
+		{"log level", base + "[log]\nlevel = \"loud\"\n", "log.level"},
+		{"bed with slash", base + "[site]\nbed = \"a/b\"\n", "site.bed"},
+		{"flat", base + "[quality]\nflat_microvolts = -1.0\n", "quality.flat_microvolts"},
+		{"wrong type", base + "[decision]\nk = \"three\"\n", "ictald.toml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseConfig(tt.text, "ictald.toml")
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !errors.Is(err, ErrConfig) {
+				t.Errorf("%v does not wrap ErrConfig", err)
+			}
+			if !strings.Contains(err.Error(), tt.field) {
+				t.Errorf("error %q does not name %s", err, tt.field)
+			}
+		})
+	}
+}
