@@ -213,18 +213,29 @@ const failLogEvery = time.Minute
 // else at most every failLogEvery. The broker URL is logged without user
 // information; the password is never part of a reason.
 func (m *MQTT) onNotification(_ mqtt.Client, n mqtt.ConnectionNotification) {
-	f, ok := n.(mqtt.ConnectionNotificationBrokerFailed)
-	if !ok || f.Reason == nil {
+	var broker *url.URL
+	var err error
+	switch f := n.(type) {
+	case mqtt.ConnectionNotificationBrokerFailed: // network or TLS
+		broker, err = f.Broker, f.Reason
+	case mqtt.ConnectionNotificationFailed: // refused by every broker (CONNACK)
+		err = f.Reason
+	}
+	if err == nil {
 		return
 	}
-	reason := f.Reason.Error()
+	reason := err.Error()
 	m.failMu.Lock()
 	defer m.failMu.Unlock()
 	if reason == m.lastFail && time.Since(m.lastFailLog) < failLogEvery {
 		return
 	}
 	m.lastFail, m.lastFailLog = reason, time.Now()
-	m.log.Warn("mqtt: connection attempt failed; retrying", slog.String("broker", redactURL(f.Broker)), slog.String("error", reason))
+	if broker != nil {
+		m.log.Warn("mqtt: connection attempt failed; retrying", slog.String("broker", redactURL(broker)), slog.String("error", reason))
+	} else {
+		m.log.Warn("mqtt: connection attempt failed; retrying", slog.String("error", reason))
+	}
 }
 
 // redactURL returns u without user information.

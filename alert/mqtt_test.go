@@ -129,4 +129,3 @@ func TestMQTTSinkNeverBlocksWithoutBroker(t *testing.T) {
 		t.Errorf("no score dropped while offline: %+v", s)
 	}
 }
-

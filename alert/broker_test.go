@@ -1,0 +1,72 @@
+package alert
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStartBrokerServesMosquittoClients(t *testing.T) {
+	subBin := needTool(t, "mosquitto_sub")
+	b, err := StartBroker("127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	host, port, _ := strings.Cut(b.Addr(), ":")
+	m := newTestMQTT(t, testMQTTConfig(t, b.URL()), nil)
+	for m.Stats().Acked == 0 { // the retained online status is on the broker
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// -C 2: exit after the retained status and one alert.
+	cmd := exec.CommandContext(ctx, subBin, "-h", host, "-p", port, "-t", "ictal/#", "-v", "-q", "1", "-C", "2")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	e := testEventN("ward-7", "bed-3")
+	// mosquitto_sub says nothing when it has subscribed: publish until it
+	// has what it waits for.
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for waiting := true; waiting; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("mosquitto_sub: %v: %s", err, errb.String())
+			}
+			waiting = false
+		case <-tick.C:
+			m.Alert(e)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 ||
+		!strings.HasPrefix(lines[0], `ictal/ward-7/bed-3/status {"v":1,"state":"online","since":"`) ||
+		!strings.HasPrefix(lines[1], `ictal/ward-7/bed-3/alert {"v":1,"id":"`+e.ID+`"`) {
+		t.Errorf("mosquitto_sub printed:\n%s", out.String())
+	}
+}
+
+func TestStartBrokerAddressInUse(t *testing.T) {
+	b, err := StartBroker("127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b2, err := StartBroker(b.Addr(), nil); err == nil || !strings.Contains(err.Error(), b.Addr()) {
+		if b2 != nil {
+			b2.Close()
+		}
+		t.Errorf("second broker on %s: %v", b.Addr(), err)
+	}
+}

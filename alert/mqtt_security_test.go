@@ -1,0 +1,157 @@
+package alert
+
+import (
+	"os"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The password file of the security tests.
+var testUsers = map[string]string{
+	"ictald-ward-7-bed-3": "bed3-Zq8!pass",
+	"ictald-ward-7-bed-4": "bed4-Lm2?pass",
+	"clinician-alice":     "alice-Wx5%pass",
+}
+
+// startSecureMosquitto runs mosquitto with a TLS listener requiring a
+// client certificate, a password file and the ACL of testdata (the one
+// README.md documents).
+func startSecureMosquitto(t *testing.T) (*mosquitto, *testPKI) {
+	acl, err := os.ReadFile(filepath.Join("testdata", "mosquitto", "acl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pki := newTestPKI(t)
+	return startMosquitto(t, mosqOpts{users: testUsers, acl: string(acl), pki: pki}), pki
+}
+
+// secureConn is user's connection to b with the test PKI.
+func secureConn(b *mosquitto, pki *testPKI, user string) Connection {
+	return Connection{Brokers: []string{b.url("ssl")}, CAFile: pki.CA, CertFile: pki.ClientCert, KeyFile: pki.ClientKey,
+		Username: user, Password: testUsers[user], ConnectTimeout: 2 * time.Second}
+}
+
+func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
+	b, pki := startSecureMosquitto(t)
+	const bed3 = "ictal/ward-7/bed-3"
+
+	// The daemon reads its password from a file.
+	pwFile := filepath.Join(t.TempDir(), "mqtt-password")
+	if err := os.WriteFile(pwFile, []byte(testUsers["ictald-ward-7-bed-3"]+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testMQTTConfig(t, b.url("ssl"))
+	cfg.Connection = secureConn(b, pki, "ictald-ward-7-bed-3")
+	cfg.Password, cfg.PasswordFile = "", pwFile
+	cfg.ServerName = "broker.ward-7.test" // in the server certificate
+	alice := testClient(t, secureConn(b, pki, "clinician-alice"), "alice", true)
+	seen := subscribe(t, alice, "ictal/ward-7/#")
+	m := newTestMQTT(t, cfg, nil)
+
+	waitFor(t, seen, 5*time.Second, "bed-3 online, read by the clinician", isState(bed3+"/status", StateOnline))
+	real1 := testEventN("ward-7", "bed-3")
+	m.Alert(real1)
+	waitFor(t, seen, 5*time.Second, "bed-3's alert", func(r received) bool { return alertID(r) == real1.ID })
+
+	// Forgeries: another bed's daemon and the clinician publish on bed-3's
+	// alert topic; another bed's daemon sends bed-3 feedback. The broker
+	// acknowledges them (MQTT 3.1.1) and discards them. Then the clinician
+	// sends two invalid and one valid feedback.
+	bed4 := testClient(t, secureConn(b, pki, "ictald-ward-7-bed-4"), "ictald-ward-7-bed-4", true)
+	forged := testEventN("ward-7", "bed-3")
+	for i, p := range []struct {
+		c       mqtt.Client
+		topic   string
+		payload string
+	}{
+		{bed4, bed3 + "/alert", string(AppendAlert(nil, forged))},
+		{alice, bed3 + "/alert", string(AppendAlert(nil, forged))},
+		{bed4, bed3 + "/status", OfflinePayload},
+		{bed4, bed3 + "/feedback", `{"v":1,"alert_id":"` + forged.ID + `","verdict":"confirmed"}`},
+		{alice, bed3 + "/feedback", `{"v":1,"alert_id":"` + real1.ID + `","verdict":"maybe"}`},
+		{alice, bed3 + "/feedback", `{"v":1,"alert_id":"` + real1.ID + `","verdict":"confirmed"}` + strings.Repeat(" ", MaxFeedbackSize)},
+		{alice, bed3 + "/feedback", `{"v":1,"alert_id":"` + real1.ID + `","verdict":"rejected"}`},
+	} {
+		tok := p.c.Publish(p.topic, 1, false, p.payload)
+		if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatalf("publish %d: %v", i, tok.Error())
+		}
+	}
+	select {
+	case lab := <-m.Labels():
+		if lab.AlertID != real1.ID || lab.Seizure {
+			t.Errorf("first label %+v; want the clinician's rejection of %s", lab, real1.ID)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the clinician's feedback did not arrive")
+	}
+	if s := m.Stats(); s.RejectedFeedback != 2 || s.Labels != 1 {
+		t.Errorf("stats %+v: want 2 rejected, 1 label", s)
+	}
+	// The clinician saw no forged alert or status before the next real alert.
+	real2 := testEventN("ward-7", "bed-3")
+	m.Alert(real2)
+	waitFor(t, seen, 5*time.Second, "the second alert", func(r received) bool {
+		if alertID(r) == forged.ID || isState(bed3+"/status", StateOffline)(r) {
+			t.Errorf("forgery delivered: %s %s", r.topic, r.payload)
+		}
+		return alertID(r) == real2.ID
+	})
+}
+
+func TestMQTTSecretsNeverLogged(t *testing.T) {
+	b, pki := startSecureMosquitto(t)
+	const secret = "Secr3t-Never-In-Logs"
+	pwFile := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(pwFile, []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, wantErr string
+		conn          func() Connection
+	}{
+		{"wrong password", "not Authorized", func() Connection {
+			c := secureConn(b, pki, "ictald-ward-7-bed-3")
+			c.Password = secret
+			return c
+		}},
+		{"password file, wrong user", "not Authorized", func() Connection {
+			c := secureConn(b, pki, "nobody")
+			c.Password, c.PasswordFile = "", pwFile
+			return c
+		}},
+		{"broker certificate from an unknown CA", "certificate", func() Connection {
+			c := secureConn(b, pki, "ictald-ward-7-bed-3")
+			c.Password, c.CAFile = secret, pki.OtherCA
+			return c
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log, buf := testLogger()
+			cfg := testMQTTConfig(t, "")
+			cfg.Connection = tt.conn()
+			m := newTestMQTT(t, cfg, log)
+			m.Alert(testEventN("ward-7", "bed-3"))
+			deadline := time.Now().Add(5 * time.Second)
+			for !strings.Contains(buf.String(), "connection attempt failed") {
+				if time.Now().After(deadline) {
+					t.Fatalf("no failure logged:\n%s", buf)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			m.Close()
+			out := buf.String()
+			if !strings.Contains(out, tt.wantErr) {
+				t.Errorf("log does not say %q:\n%s", tt.wantErr, out)
+			}
+			if strings.Contains(out, secret) {
+				t.Errorf("the password is in the log:\n%s", out)
+			}
+		})
+	}
+}
