@@ -1,0 +1,73 @@
+package paper
+
+import (
+	"math"
+	"testing"
+)
+
+func TestAUCPointsTrapezoids(t *testing.T) {
+	cases := []struct {
+		name string
+		pts  []Point
+		want float64
+	}{
+		{"no points: the diagonal", nil, 0.5},
+		{"perfect", []Point{{0, 1}}, 1},
+		{"one point", []Point{{0.2, 0.6}}, 0.2*0.6/2 + 0.8*(0.6+1)/2},
+		{"order does not matter", []Point{{0.5, 0.9}, {0.1, 0.5}}, 0.1*0.5/2 + 0.4*(0.5+0.9)/2 + 0.5*(0.9+1)/2},
+		// A non-monotone sweep: (0.3, 0.4) lies below (0.2, 0.6); the
+		// polyline goes through it and loses area (no convex hull).
+		{"non-monotone dips", []Point{{0.2, 0.6}, {0.3, 0.4}}, 0.2*0.6/2 + 0.1*(0.6+0.4)/2 + 0.7*(0.4+1)/2},
+		{"ties in FPR sorted by TPR", []Point{{0.5, 0.8}, {0.5, 0.2}}, 0.5*0.2/2 + 0 + 0.5*(0.8+1)/2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := AUCPoints(c.pts); math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("AUCPoints(%v) = %g, want %g", c.pts, got, c.want)
+			}
+		})
+	}
+}
+
+func TestAUCScoresMannWhitney(t *testing.T) {
+	cases := []struct {
+		name   string
+		scores []float64
+		y      []bool
+		want   float64
+	}{
+		{"separated", []float64{0.9, 0.8, 0.1, 0.2}, []bool{true, true, false, false}, 1},
+		{"reversed", []float64{0.1, 0.2, 0.9, 0.8}, []bool{true, true, false, false}, 0},
+		{"all tied count half", []float64{0.5, 0.5, 0.5}, []bool{true, false, false}, 0.5},
+		// pos {0.8, 0.5}, neg {0.5, 0.2}: pairs 0.8>0.5, 0.8>0.2, 0.5=0.5 (½), 0.5>0.2 → 3.5/4.
+		{"one tie", []float64{0.8, 0.5, 0.5, 0.2}, []bool{true, true, false, false}, 3.5 / 4},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := AUCScores(c.scores, c.y); math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("got %g, want %g", got, c.want)
+			}
+		})
+	}
+	if !math.IsNaN(AUCScores([]float64{1, 2}, []bool{true, true})) {
+		t.Error("one class: want NaN")
+	}
+}
+
+func TestROCPoint(t *testing.T) {
+	p := ROCPoint([]float64{0.9, 0.5, 0.6, 0.1, 0.7}, []bool{true, true, false, false, false})
+	// Decisions > 0.5: TP 1 of 2 (0.5 is not above), FP 2 of 3.
+	if p.TPR != 0.5 || math.Abs(p.FPR-2.0/3) > 1e-15 {
+		t.Errorf("got %+v", p)
+	}
+}
+
+func TestMeanStd(t *testing.T) {
+	m, s := meanStd([]float64{1, 2, 3, 4})
+	if m != 2.5 || math.Abs(s-math.Sqrt(5.0/3)) > 1e-15 {
+		t.Errorf("got %g %g", m, s)
+	}
+	if m, s := meanStd([]float64{7}); m != 7 || s != 0 {
+		t.Errorf("one value: %g %g", m, s)
+	}
+}
