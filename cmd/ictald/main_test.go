@@ -73,7 +73,15 @@ jsonl = "-"
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second)
+	time.Sleep(1500 * time.Millisecond)
+	// SIGHUP reloads the decision rule; a bad file is rejected and the
+	// daemon keeps running.
+	os.WriteFile(cfg, []byte("[source]\ntype = \"synth\"\n[decision]\nk = 9\n"), 0o600)
+	cmd.Process.Signal(syscall.SIGHUP)
+	time.Sleep(300 * time.Millisecond)
+	os.WriteFile(cfg, []byte("[source]\ntype = \"synth\"\n[decision]\nk = 2\n"), 0o600)
+	cmd.Process.Signal(syscall.SIGHUP)
+	time.Sleep(700 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -93,8 +101,13 @@ jsonl = "-"
 	if _, err := classifier.Load(b); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout.String(), `"state":"online"`) || !strings.Contains(stderr.String(), "ictald stopped") {
-		t.Errorf("stdout %s\nstderr %s", stdout.String(), stderr.String())
+	for _, want := range []string{"configuration rejected", "decision rule reloaded", "ictald stopped"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if !strings.Contains(stdout.String(), `"state":"online"`) {
+		t.Errorf("stdout %s", stdout.String())
 	}
 }
 
