@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/ictal/ictal/alert"
+)
+
+func TestFeedbackSendsValidatedMessages(t *testing.T) {
+	b := testBroker(t)
+	got := make(chan []byte, 10)
+	sub := publisher(t, b.URL())
+	if tok := sub.Subscribe("ictal/ward-7/bed-3/feedback", 1, func(_ mqtt.Client, m mqtt.Message) { got <- m.Payload() }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	id := alert.NewID()
+	start, end := time.Now().Add(-10*time.Minute).UTC().Format(time.RFC3339), time.Now().Add(-9*time.Minute).UTC().Format(time.RFC3339)
+	tests := []struct {
+		name    string
+		args    []string
+		id      string
+		seizure bool
+	}{
+		{"confirm", []string{"-confirm", id}, id, true},
+		{"reject", []string{"-reject", id}, id, false},
+		{"seizure interval", []string{"-seizure", start + ".." + end}, "", true},
+		{"non-seizure interval", []string{"-non-seizure", start + ".." + end}, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			args := append([]string{"-broker", b.URL(), "-site", "ward-7", "-bed", "bed-3"}, tt.args...)
+			if err := runFeedback(args, &out, &errb); err != nil {
+				t.Fatalf("%v\n%s", err, errb.String())
+			}
+			select {
+			case p := <-got:
+				lab, err := alert.ParseFeedback(p, time.Now())
+				if err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				if lab.AlertID != tt.id || lab.Seizure != tt.seizure {
+					t.Errorf("label %+v from %s", lab, p)
+				}
+				if strings.TrimSpace(out.String()) != string(p) {
+					t.Errorf("printed %q, sent %q", out.String(), p)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("nothing received")
+			}
+		})
+	}
+}
+
+func TestFeedbackRefuses(t *testing.T) {
+	b := testBroker(t)
+	base := []string{"-broker", b.URL(), "-site", "ward-7", "-bed", "bed-3"}
+	future := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	tests := []struct {
+		name, errHas string
+		args         []string
+	}{
+		{"no action", "exactly one", base},
+		{"two actions", "exactly one", append(base[:6:6], "-confirm", alert.NewID(), "-reject", alert.NewID())},
+		{"not a UUID", "not a UUID", append(base[:6:6], "-confirm", "alert-42")},
+		{"no ..", "want START..END", append(base[:6:6], "-seizure", "2026-11-21T09:00:00Z")},
+		{"interval in the future", "in the future", append(base[:6:6], "-seizure", time.Now().UTC().Format(time.RFC3339)+".."+future)},
+		{"missing bed", "required", []string{"-broker", b.URL(), "-site", "ward-7", "-confirm", alert.NewID()}},
+		{"broker unreachable", "connect to tcp://127.0.0.1:1", []string{"-broker", "tcp://127.0.0.1:1", "-timeout", "300ms", "-site", "s", "-bed", "b", "-confirm", alert.NewID()}},
+		{"password file missing", "password file", append(base[:6:6], "-username", "u", "-password-file", "/nonexistent/pw", "-confirm", alert.NewID())},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			err := runFeedback(tt.args, &out, &errb)
+			if err == nil || !strings.Contains(err.Error(), tt.errHas) {
+				t.Errorf("got %v, want an error saying %q", err, tt.errHas)
+			}
+			if out.Len() != 0 {
+				t.Errorf("printed %q", out.String())
+			}
+		})
+	}
+}
+
+// TestFeedbackExitStatus: the dispatcher turns a failure into status 1.
+func TestFeedbackExitStatus(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"feedback", "-broker", "tcp://127.0.0.1:1", "-timeout", "200ms", "-site", "s", "-bed", "b", "-confirm", alert.NewID()}, &out, &errb); code != 1 {
+		t.Errorf("exit status %d, want 1; stderr %s", code, errb.String())
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+)
+
+func init() {
+	register("watch", "print seizure alerts and monitor status from the MQTT broker, one line per message", runWatch)
+}
+
+// runWatch implements `ictal watch [-broker URL] [-topic ictal/#] [-count N]
+// [TLS and auth flags]`: it subscribes and prints a line per message (see
+// watchLine) until interrupted or N messages were printed.
+func runWatch(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cf := addConnFlags(fs, "tcp://127.0.0.1:1883")
+	topic := fs.String("topic", "ictal/#", "topic filter to watch (e.g. ictal/ward-7/# for one ward)")
+	scores := fs.Bool("scores", false, "also print per-window scores")
+	count := fs.Int("count", 0, "exit after printing this many messages (0: until interrupted)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ictal watch [-broker URL] [-topic ictal/#] [flags]")
+		fmt.Fprintln(stderr, "Prints alerts, event ends and status changes as they arrive, in local time.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var mu sync.Mutex // serialises output; handlers may run concurrently
+	printed := 0
+	handler := func(_ mqtt.Client, m mqtt.Message) {
+		if !*scores && len(m.Topic()) >= 6 && m.Topic()[len(m.Topic())-6:] == "/score" {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if *count > 0 && printed >= *count {
+			return
+		}
+		fmt.Fprintln(stdout, watchLine(m.Topic(), m.Payload(), m.Retained(), time.Now()))
+		printed++
+		if *count > 0 && printed == *count {
+			cancel()
+		}
+	}
+	subErr := make(chan error, 1)
+	onConnect := func(c mqtt.Client) {
+		tok := c.Subscribe(*topic, 1, handler)
+		tok.Wait()
+		err := tok.Error()
+		if st, ok := tok.(*mqtt.SubscribeToken); ok && err == nil && st.Result()[*topic] == 0x80 {
+			err = errors.New("refused by the broker (ACL)")
+		}
+		if err != nil {
+			select {
+			case subErr <- err:
+			default:
+			}
+		}
+	}
+	cl, err := cf.connect("ictal-watch", onConnect)
+	if err != nil {
+		return err
+	}
+	defer cl.Disconnect(250)
+	fmt.Fprintf(stderr, "ictal watch: watching %s on %s\n", *topic, cf.broker)
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-subErr:
+		return fmt.Errorf("subscribe %s: %w", *topic, err)
+	}
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/ictal/ictal/alert"
+)
+
+// connFlags are the broker, TLS and authentication flags shared by
+// ictal watch and ictal feedback.
+type connFlags struct {
+	broker, ca, cert, key, serverName, username, passwordFile, clientID string
+	timeout                                                             time.Duration
+}
+
+func addConnFlags(fs *flag.FlagSet, defBroker string) *connFlags {
+	c := &connFlags{}
+	fs.StringVar(&c.broker, "broker", defBroker, "broker URL: tcp://host:1883, ssl://host:8883, ws://host/path")
+	fs.StringVar(&c.ca, "ca", "", "PEM file of the CAs that may sign the broker's certificate (TLS; default: system roots)")
+	fs.StringVar(&c.cert, "cert", "", "client certificate, PEM (with -key)")
+	fs.StringVar(&c.key, "key", "", "client private key, PEM (with -cert)")
+	fs.StringVar(&c.serverName, "server-name", "", "name expected in the broker's certificate (default: the URL's host)")
+	fs.StringVar(&c.username, "username", "", "username")
+	fs.StringVar(&c.passwordFile, "password-file", "", "file whose first line is the password (kept off the command line)")
+	fs.StringVar(&c.clientID, "client-id", "", "MQTT client ID (default: random)")
+	fs.DurationVar(&c.timeout, "timeout", 10*time.Second, "connection (and acknowledgement) timeout")
+	return c
+}
+
+// connect connects to the broker once, with a clean session.
+func (c *connFlags) connect(prefix string, onConnect mqtt.OnConnectHandler) (mqtt.Client, error) {
+	conn := alert.Connection{
+		Brokers: []string{c.broker}, CAFile: c.ca, CertFile: c.cert, KeyFile: c.key, ServerName: c.serverName,
+		Username: c.username, PasswordFile: c.passwordFile, ConnectTimeout: c.timeout,
+	}
+	id := c.clientID
+	if id == "" {
+		var b [6]byte
+		rand.Read(b[:])
+		id = prefix + "-" + hex.EncodeToString(b[:])
+	}
+	opts, err := conn.ClientOptions(id)
+	if err != nil {
+		return nil, err
+	}
+	opts.SetCleanSession(true).SetAutoReconnect(onConnect != nil).SetMaxReconnectInterval(30 * time.Second).
+		SetOnConnectHandler(onConnect)
+	cl := mqtt.NewClient(opts)
+	tok := cl.Connect()
+	if !tok.WaitTimeout(c.timeout + time.Second) {
+		cl.Disconnect(0)
+		return nil, fmt.Errorf("connect to %s: no answer within %v", c.broker, c.timeout)
+	}
+	if err := tok.Error(); err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", c.broker, err)
+	}
+	return cl, nil
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// watchLine renders one MQTT message of the ictal contract as a line for a
+// clinician's terminal: local time of receipt, the bed (site/bed), and
+// what happened. A message that does not follow the contract is shown as
+// MALFORMED with its payload quoted and cut to 120 bytes.
+func watchLine(topic string, payload []byte, retained bool, at time.Time) string {
+	where, kind := topic, ""
+	if i := strings.LastIndexByte(topic, '/'); i >= 0 {
+		where, kind = topic[:i], topic[i+1:]
+	}
+	where = strings.TrimPrefix(where, "ictal/")
+	var b strings.Builder
+	b.WriteString(at.Local().Format("2006-01-02 15:04:05"))
+	b.WriteString("  ")
+	b.WriteString(where)
+	b.WriteString("  ")
+	what, err := describe(kind, payload)
+	if err != nil {
+		fmt.Fprintf(&b, "MALFORMED %s message (%v): %s", kind, err, quoteCut(payload, 120))
+	} else {
+		b.WriteString(what)
+	}
+	if retained {
+		b.WriteString("  (retained)")
+	}
+	return b.String()
+}
+
+// contractMessage has the fields of every payload of the MQTT contract.
+type contractMessage struct {
+	V          *int     `json:"v"`
+	ID         string   `json:"id"`
+	Onset      string   `json:"onset"`
+	DetectedAt string   `json:"detected_at"`
+	End        *string  `json:"end"`
+	Score      *float64 `json:"score"`
+	Algorithm  string   `json:"algorithm"`
+	Channels   []string `json:"channels"`
+	State      string   `json:"state"`
+	Since      string   `json:"since"`
+	T          string   `json:"t"`
+	AlertID    string   `json:"alert_id"`
+	Verdict    string   `json:"verdict"`
+	Start      string   `json:"start"`
+	Label      string   `json:"label"`
+}
+
+// clock parses an RFC 3339 time and returns it as local wall-clock time.
+func clock(s string) (string, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return "", fmt.Errorf("%q is not an RFC 3339 time", s)
+	}
+	return t.Local().Format("15:04:05"), nil
+}
+
+// quoteCut quotes at most n bytes of p, saying how much was cut.
+func quoteCut(p []byte, n int) string {
+	if len(p) <= n {
+		return strconv.Quote(string(p))
+	}
+	return strconv.Quote(string(p[:n])) + fmt.Sprintf("… (%d bytes)", len(p))
+}
+
+// describe renders a payload of the given kind (the topic's last level).
+func describe(kind string, payload []byte) (string, error) {
+	var m contractMessage
+	if !utf8.Valid(payload) {
+		return "", fmt.Errorf("not UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	if err := dec.Decode(&m); err != nil {
+		return "", fmt.Errorf("invalid JSON: %v", err)
+	}
+	if m.V == nil || *m.V != 1 {
+		return "", fmt.Errorf(`"v" is not 1`)
+	}
+	switch kind {
+	case "alert":
+		if m.ID == "" {
+			return "", fmt.Errorf(`no "id"`)
+		}
+		onset, err := clock(m.Onset)
+		if err != nil {
+			return "", fmt.Errorf(`"onset": %v`, err)
+		}
+		if m.End != nil {
+			end, err := clock(*m.End)
+			if err != nil {
+				return "", fmt.Errorf(`"end": %v`, err)
+			}
+			return fmt.Sprintf("seizure ended  onset %s  end %s  (id %s)", onset, end, m.ID), nil
+		}
+		if m.Score == nil {
+			return "", fmt.Errorf(`no "score"`)
+		}
+		chans := strings.Join(m.Channels, ",")
+		if chans == "" {
+			chans = "-"
+		}
+		return fmt.Sprintf("SEIZURE ALERT  onset %s  score %.2f  channels %s  (%s, id %s)", onset, *m.Score, chans, m.Algorithm, m.ID), nil
+	case "status":
+		switch m.State {
+		case "offline":
+			return "status OFFLINE: monitor not connected", nil
+		case "online", "signal-lost", "electrode-off":
+			since, err := clock(m.Since)
+			if err != nil {
+				return "", fmt.Errorf(`"since": %v`, err)
+			}
+			if m.State == "online" {
+				return "status online since " + since, nil
+			}
+			return "status " + strings.ToUpper(m.State) + " since " + since, nil
+		}
+		return "", fmt.Errorf("unknown state %q", m.State)
+	case "score":
+		if m.Score == nil {
+			return "", fmt.Errorf(`no "score"`)
+		}
+		t, err := clock(m.T)
+		if err != nil {
+			return "", fmt.Errorf(`"t": %v`, err)
+		}
+		return "score " + strconv.FormatFloat(*m.Score, 'f', 3, 64) + " at " + t, nil
+	case "feedback":
+		if m.AlertID != "" {
+			return "feedback: alert " + m.AlertID + " " + m.Verdict, nil
+		}
+		s, err1 := clock(m.Start)
+		var end string
+		if m.End != nil {
+			end = *m.End
+		}
+		e, err2 := clock(end)
+		if err1 != nil || err2 != nil {
+			return "", fmt.Errorf("neither a verdict nor an interval")
+		}
+		return "feedback: " + m.Label + " from " + s + " to " + e, nil
+	}
+	return "", fmt.Errorf("unknown topic kind %q", kind)
+}

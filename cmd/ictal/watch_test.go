@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/ictal/ictal/alert"
+)
+
+func TestWatchLine(t *testing.T) {
+	at := time.Date(2026, 11, 21, 9, 30, 20, 0, time.UTC)
+	loc := func(s string) string { // a UTC clock time as the local one printed
+		tt, _ := time.Parse(time.RFC3339, "2026-11-21T"+s+"Z")
+		return tt.Local().Format("15:04:05")
+	}
+	prefix := at.Local().Format("2006-01-02 15:04:05") + "  ward-7/bed-3  "
+	e := &alert.Event{ID: "8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b", Site: "ward-7", Bed: "bed-3",
+		Onset: at.Add(-5 * time.Second), DetectedAt: at, End: at.Add(40 * time.Second), Score: 0.934, Algorithm: "UOB", Channels: []string{"T7-P7", "F7-T7"}}
+	tests := []struct {
+		name, topic, payload string
+		retained             bool
+		want                 string
+	}{
+		{"alert", "ictal/ward-7/bed-3/alert", string(alert.AppendAlert(nil, e)), false,
+			prefix + "SEIZURE ALERT  onset " + loc("09:30:15") + "  score 0.93  channels T7-P7,F7-T7  (UOB, id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)"},
+		{"event end", "ictal/ward-7/bed-3/alert", string(alert.AppendEventEnd(nil, e)), false,
+			prefix + "seizure ended  onset " + loc("09:30:15") + "  end " + loc("09:31:00") + "  (id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)"},
+		{"retained status", "ictal/ward-7/bed-3/status", string(alert.AppendStatus(nil, alert.Status{State: alert.StateElectrodeOff, Since: at})), true,
+			prefix + "status ELECTRODE-OFF since " + loc("09:30:20") + "  (retained)"},
+		{"last will", "ictal/ward-7/bed-3/status", alert.OfflinePayload, true, prefix + "status OFFLINE: monitor not connected  (retained)"},
+		{"score", "ictal/ward-7/bed-3/score", string(alert.AppendScore(nil, alert.Score{T: at, Score: 0.25})), false, prefix + "score 0.250 at " + loc("09:30:20")},
+		{"feedback", "ictal/ward-7/bed-3/feedback", `{"v":1,"alert_id":"8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b","verdict":"confirmed"}`, false,
+			prefix + "feedback: alert 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b confirmed"},
+		{"not JSON", "ictal/ward-7/bed-3/alert", "SEIZURE!!", false, prefix + `MALFORMED alert message (invalid JSON: invalid character 'S' looking for beginning of value): "SEIZURE!!"`},
+		{"wrong version", "ictal/ward-7/bed-3/status", `{"v":2,"state":"online"}`, false, prefix + `MALFORMED status message ("v" is not 1): "{\"v\":2,\"state\":\"online\"}"`},
+		{"unknown state", "ictal/ward-7/bed-3/status", `{"v":1,"state":"asleep","since":"2026-11-21T09:30:20Z"}`, false, prefix + `MALFORMED status message (unknown state "asleep"): "{\"v\":1,\"state\":\"asleep\",\"since\":\"2026-11-21T09:30:20Z\"}"`},
+		{"alert without onset", "ictal/ward-7/bed-3/alert", `{"v":1,"id":"x","score":1}`, false, prefix + `MALFORMED alert message ("onset": "" is not an RFC 3339 time): "{\"v\":1,\"id\":\"x\",\"score\":1}"`},
+		{"long binary payload cut", "ictal/ward-7/bed-3/alert", "\xff" + strings.Repeat("a", 200), false, prefix + `MALFORMED alert message (not UTF-8): "\xff` + strings.Repeat("a", 119) + `"… (201 bytes)`},
+		{"unknown topic", "ictal/ward-7/bed-3/video", `{"v":1}`, false, prefix[:len(prefix)-len("ward-7/bed-3  ")] + `ward-7/bed-3  MALFORMED video message (unknown topic kind "video"): "{\"v\":1}"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := watchLine(tt.topic, []byte(tt.payload), tt.retained, at); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a reader.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// testBroker starts the embedded broker for the command tests.
+func testBroker(t *testing.T) *alert.Broker {
+	t.Helper()
+	b, err := alert.StartBroker("127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// publisher is a plain client publishing test messages.
+func publisher(t *testing.T, url string) mqtt.Client {
+	t.Helper()
+	c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker(url).SetClientID("test-publisher"))
+	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("connect: %v", tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(100) })
+	return c
+}
+
+func publish(t *testing.T, c mqtt.Client, topic string, retained bool, payload []byte) {
+	t.Helper()
+	if tok := c.Publish(topic, 1, retained, payload); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("publish: %v", tok.Error())
+	}
+}
+
+func TestWatchPrintsAlertsStatusAndMalformed(t *testing.T) {
+	b := testBroker(t)
+	pub := publisher(t, b.URL())
+	now := time.Now()
+	publish(t, pub, "ictal/ward-7/bed-3/status", true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now}))
+
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() { done <- runWatch([]string{"-broker", b.URL(), "-count", "4"}, &stdout, &stderr) }()
+	for !strings.Contains(stdout.String(), "status online") {
+		select {
+		case err := <-done:
+			t.Fatalf("watch ended: %v\n%s", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	e := &alert.Event{ID: alert.NewID(), Site: "ward-7", Bed: "bed-3", Onset: now, DetectedAt: now, Score: 0.9, Algorithm: "UOB", Channels: []string{"T7-P7"}}
+	publish(t, pub, "ictal/ward-7/bed-3/score", false, alert.AppendScore(nil, alert.Score{T: now, Score: 0.9})) // not shown without -scores
+	publish(t, pub, "ictal/ward-7/bed-3/alert", false, alert.AppendAlert(nil, e))
+	publish(t, pub, "ictal/ward-7/bed-3/alert", false, []byte("{not json"))
+	publish(t, pub, "ictal/ward-7/bed-3/status", false, []byte(alert.OfflinePayload))
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("watch did not stop after 4 messages:\n%s", stdout.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	want := []string{"status online since", "SEIZURE ALERT  onset", "MALFORMED alert message", "status OFFLINE"}
+	if len(lines) != len(want) {
+		t.Fatalf("printed:\n%s", stdout.String())
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], "ward-7/bed-3  "+w) {
+			t.Errorf("line %d %q does not say %q", i, lines[i], w)
+		}
+	}
+	if !strings.Contains(lines[1], e.ID) || !strings.HasSuffix(lines[0], "(retained)") {
+		t.Errorf("printed:\n%s", stdout.String())
+	}
+}
+
+func TestWatchFlags(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := runWatch([]string{"-broker", "tcp://127.0.0.1:1", "-timeout", "200ms"}, &out, &errb); err == nil || !strings.Contains(err.Error(), "connect to tcp://127.0.0.1:1") {
+		t.Errorf("unreachable broker: %v", err)
+	}
+	if err := runWatch([]string{"-broker", "ftp://x"}, &out, &errb); err == nil || !strings.Contains(err.Error(), `scheme "ftp"`) {
+		t.Errorf("bad scheme: %v", err)
+	}
+	if err := runWatch([]string{"stray"}, &out, &errb); err == nil {
+		t.Error("stray argument accepted")
+	}
+}
