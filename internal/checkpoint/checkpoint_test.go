@@ -121,8 +121,14 @@ func check(b []byte) (int, error) {
 // always a complete version, never a torn one.
 func TestKilledMidwayLeavesLastGood(t *testing.T) {
 	if p := os.Getenv("ICTAL_CHECKPOINT_CHILD"); p != "" {
+		// Versions are made from one random buffer, so nearly all the
+		// child's time is spent inside Save, where the kills should land.
+		base := version(1)
 		for n := 1; ; n++ {
-			if err := Save(p, version(n)); err != nil {
+			binary.LittleEndian.PutUint64(base[8:], uint64(n))
+			sum := sha256.Sum256(base[:len(base)-32])
+			copy(base[len(base)-32:], sum[:])
+			if err := Save(p, base); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(3)
 			}
@@ -134,13 +140,15 @@ func TestKilledMidwayLeavesLastGood(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(42, 42))
 	midway := 0 // rounds where the kill left a temporary file: it hit a Save
-	for round := 0; round < 12; round++ {
+	// Kill at random moments until three kills have landed inside a Save
+	// (a temporary file was left behind), at most 60 times.
+	for round := 0; round < 60 && midway < 3; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestKilledMidwayLeavesLastGood$")
 		cmd.Env = append(os.Environ(), "ICTAL_CHECKPOINT_CHILD="+p)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(20+r.IntN(150)) * time.Millisecond)
+		time.Sleep(time.Duration(30+r.IntN(100)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		err := cmd.Wait()
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != -1 {
