@@ -140,10 +140,10 @@ func TestLearnerForgettingRarePositives(t *testing.T) {
 	// One positive in ten, β = 0.9: forgetting per class, each class keeps
 	// its last ~10 examples. Prequential (test-then-train) AUC over the
 	// second half of a stream whose classes are 2.5σ apart on each of 4
-	// axes; with β = 1 all three reach 1.000. The thresholds sit below the
-	// measured values (NB 0.9997, LDA 0.9978, QDA 0.9995; with the former
-	// global decay and shrinkage towards the recent spread: 0.9998, 0.9985,
-	// 0.9992).
+	// axes. The thresholds sit below the measured values (NB 0.9997, LDA
+	// 0.9978, QDA 0.9995; with the former global decay and shrinkage
+	// towards the recent spread 0.9998, 0.9985, 0.9992; with β = 1 0.9998,
+	// 0.9998, 0.9997).
 	tests := []struct {
 		kind string
 		min  float64
