@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/internal/daemon"
+	"github.com/ictal/ictal/internal/pipeline"
 	"github.com/ictal/ictal/systemd"
 )
 
@@ -136,8 +137,17 @@ func cmdRun(args []string, stderr io.Writer) error {
 			}
 		}
 	}()
+	sdn := newNotifier(log)
+	go func() {
+		<-ctx.Done()
+		sdn.stopping()
+	}()
 	start := time.Now()
-	err = daemon.Run(ctx, cfg, log, daemon.Options{Reload: reload, LogLevel: level})
+	err = daemon.Run(ctx, cfg, log, daemon.Options{
+		Reload: reload, LogLevel: level,
+		Ready: sdn.ready, Window: sdn.window,
+		OnPipeline: func(p *pipeline.Pipeline) { sdn.stats = p.Stats },
+	})
 	log.Info("ictald stopped", slog.Duration("uptime", time.Since(start).Round(time.Second)), slog.Any("err", err))
 	return err
 }
