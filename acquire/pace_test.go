@@ -13,7 +13,9 @@ type ramp struct {
 	rate float64
 }
 
-func (r *ramp) Info() Info { return Info{Channels: []Channel{{Label: "x", Unit: "uV", Rate: r.rate}}, Rate: r.rate} }
+func (r *ramp) Info() Info {
+	return Info{Channels: []Channel{{Label: "x", Unit: "uV", Rate: r.rate}}, Rate: r.rate}
+}
 func (r *ramp) Close() error { return nil }
 func (r *ramp) ReadFrame(f *Frame) error {
 	if r.i == r.n {

@@ -126,7 +126,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 // countingSink counts without keeping (no allocation).
 type countingSink struct{ scores int }
 
-func (c *countingSink) Alert(*alertEvent) error   { return nil }
+func (c *countingSink) Alert(*alertEvent) error    { return nil }
 func (c *countingSink) EventEnd(*alertEvent) error { return nil }
 func (c *countingSink) Status(alertStatus) error   { return nil }
 func (c *countingSink) Score(alertScore) error     { c.scores++; return nil }
