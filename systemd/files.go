@@ -1,6 +1,3 @@
-// Package systemd holds the files that install ictald as a service — the
-// unit and the commented sample configuration — embedded so that the one
-// binary can print them (`ictald config`, `ictald unit`).
 package systemd
 
 import _ "embed"
@@ -9,3 +6,14 @@ import _ "embed"
 //
 //go:embed ictald.toml
 var SampleConfig string
+
+// Unit is ictald.service, the hardened systemd unit for a serial amplifier.
+//
+//go:embed ictald.service
+var Unit string
+
+// Sysusers is ictald.sysusers.conf, the sysusers.d(5) entry that creates
+// the unit's user.
+//
+//go:embed ictald.sysusers.conf
+var Sysusers string
