@@ -34,10 +34,11 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	learn := fs.String("learn", "", "learning during the replay: annotations (prequential), off (default: annotations when the file has seizure annotations, else off)")
 	scores := fs.Bool("scores", false, "also print one line per window")
 	save := fs.String("save", "", "write the model after the replay to this file")
+	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the file's seizures (looked up by base name), instead of its annotations")
 	var mf modelFlags
 	mf.add(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal replay [-model MODEL] [flags] FILE.edf\n\nRuns the whole pipeline over the recording as fast as possible. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe event-based scores against the file's seizure annotations (a seizure\ncounts as detected when an alert overlaps it extended by 30 s before and\n60 s after).")
+		fmt.Fprintln(stderr, "usage: ictal replay [-model MODEL] [flags] FILE.edf\n\nRuns the whole pipeline over the recording as fast as possible. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -72,8 +73,12 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	} else if model, err = classifier.New(mf.classifierConfig(d)); err != nil {
 		return err
 	}
+	src, err := labelsFor(r, path, *labels)
+	if err != nil {
+		return err
+	}
 	annotated := false
-	for _, iv := range r.Intervals() {
+	for _, iv := range src.Intervals() {
 		annotated = annotated || iv.Seizure
 	}
 	mode := *learn
@@ -91,12 +96,12 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	j := alert.NewJSONLines(stdout, nil, *scores)
-	rep, err := runFile(ctx, path, r, model, &mf, mode, []alert.Sink{j}, log)
+	rep, err := runFile(ctx, path, src, model, &mf, mode, []alert.Sink{j}, log)
 	j.Close()
 	if err != nil {
 		return err
 	}
-	rep.Type = "summary"
+	rep.Type, rep.Labels = "summary", *labels
 	if err := json.NewEncoder(stdout).Encode(rep); err != nil {
 		return err
 	}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// lastLine decodes the last JSON line of out into v.
+func lastLine(t *testing.T, out []byte, v any) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), v); err != nil {
+		t.Fatalf("%s: %v", lines[len(lines)-1], err)
+	}
+}
+
+// TestReplayLabelsAndScore replays a recording with its seizures taken
+// from a CHB-MIT summary, then rescores the saved output with ictal score
+// against the summary's seizures written as an events.tsv: both must agree.
+func TestReplayLabelsAndScore(t *testing.T) {
+	dir := t.TempDir()
+	rec, summary, out := filepath.Join(dir, "chb99_01.edf"), filepath.Join(dir, "chb99-summary.txt"), filepath.Join(dir, "out.jsonl")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"synth", "-o", rec, "-duration", "12m", "-seizures", "2", "-seed", "5", "-channels", "4"}, &stdout, &stderr); code != 0 {
+		t.Fatal(stderr.String())
+	}
+	// The summary lists three seizures (the file's own annotations say two).
+	txt := "Data Sampling Rate: 256 Hz\nChannels in EDF Files:\nChannel 1: A-B\n\nFile Name: chb99_01.edf\nFile Start Time: 23:59:00\nFile End Time: 24:11:00\nNumber of Seizures in File: 3\n" +
+		"Seizure 1 Start Time: 60 seconds\nSeizure 1 End Time:  90 seconds\nSeizure 2 Start Time: 300 seconds\nSeizure 2 End Time: 330 seconds\nSeizure 3 Start Time: 600 seconds\nSeizure 3 End Time: 640 seconds\n"
+	if err := os.WriteFile(summary, []byte(txt), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	if code := run([]string{"replay", "-labels", summary, rec}, &stdout, &stderr); code != 0 {
+		t.Fatalf("replay: %s", stderr.String())
+	}
+	if err := os.WriteFile(out, stdout.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rep fileReport
+	lastLine(t, stdout.Bytes(), &rep)
+	if rep.Seizures != 3 || rep.Labels != summary || rep.LearnedPos == 0 {
+		t.Fatalf("replay with -labels: %+v", rep)
+	}
+	tsv := filepath.Join(dir, "ref.tsv")
+	os.WriteFile(tsv, []byte("onset\tduration\teventType\n60\t30\tsz\n300\t30\tsz\n600\t40\tsz\n"), 0o644)
+	stdout.Reset()
+	if code := run([]string{"score", "-ref", tsv, "-hyp", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("score: %s", stderr.String())
+	}
+	var sc scoreReport
+	lastLine(t, stdout.Bytes(), &sc)
+	if sc.Seizures != 3 || sc.Detected != rep.Detected || sc.FalseAlarms != rep.FalseAlarms || sc.Duration != rep.Duration {
+		t.Errorf("score %+v disagrees with replay %+v", sc, rep)
+	}
+	// Against the file's own annotations (two seizures).
+	stdout.Reset()
+	if code := run([]string{"score", "-ref", rec, "-hyp", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("score: %s", stderr.String())
+	}
+	lastLine(t, stdout.Bytes(), &sc)
+	if sc.Seizures != 2 || sc.Duration != 720 {
+		t.Errorf("score against EDF+ annotations: %+v", sc)
+	}
+	// A recording the summary does not list.
+	stderr.Reset()
+	other := filepath.Join(dir, "chb99_02.edf")
+	os.Link(rec, other)
+	if code := run([]string{"replay", "-labels", summary, other}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "does not list chb99_02.edf") {
+		t.Errorf("unlisted file: %d %s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run([]string{"score", "-ref", tsv}, &stdout, &stderr); code != 1 {
+		t.Errorf("score without -hyp: %d", code)
+	}
+}

@@ -1,0 +1,22 @@
+// Package chbmit reads the per-case summaries of the CHB-MIT Scalp EEG
+// Database (Guttag 2010, PhysioNet doi:10.13026/C2K01R), chbNN-summary.txt,
+// into per-file seizure intervals.
+//
+// A summary gives the sampling rate, the channel montage (and later
+// "Channels changed:" blocks that apply to the files after them), then for
+// each chbNN_MM.edf its clock start and end times and its seizures in
+// seconds from the start of that file. The real files have quirks that
+// Parse accepts:
+//
+//   - two label styles, "Seizure Start Time:" and "Seizure 2 Start Time:",
+//     and in chb24 several un-numbered seizures in one file;
+//   - chb09_08 labels the end of seizure 2 "Seizure 1 End Time" (a typo):
+//     starts and ends are paired in order, and a number that disagrees
+//     with that order is reported in Summary.Warnings;
+//   - chb24 has no file start and end times (File.HasTimes is false);
+//   - clock times past midnight are written 24:xx:xx or more;
+//   - double spaces after the colon;
+//   - "Channel k: -" marks an unused channel slot in a montage.
+//
+// The 24 summaries list 198 seizures.
+package chbmit
