@@ -155,3 +155,24 @@ func TestMQTTSecretsNeverLogged(t *testing.T) {
 		})
 	}
 }
+
+// TestReadmeDocumentsTheTestedACL: README.md shows the very ACL file the
+// security test runs mosquitto with.
+func TestReadmeDocumentsTheTestedACL(t *testing.T) {
+	acl, err := os.ReadFile(filepath.Join("testdata", "mosquitto", "acl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```\n"+string(acl)+"```\n") {
+		t.Error("README.md does not quote testdata/mosquitto/acl verbatim")
+	}
+	for _, directive := range []string{"require_certificate true", "allow_anonymous false", "password_file", "acl_file", "persistence true", "tls_version tlsv1.2"} {
+		if !strings.Contains(string(readme), directive) {
+			t.Errorf("README.md's mosquitto configuration lacks %q", directive)
+		}
+	}
+}
