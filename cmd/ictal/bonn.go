@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/bonn"
+	"github.com/ictal/ictal/internal/pipeline"
+)
+
+func init() {
+	register("bonn", "Bonn epilepsy EEG benchmark and continuous recordings spliced from its segments", runBonn)
+}
+
+// bonnReport is one JSON line of `ictal bonn`.
+type bonnReport struct {
+	Type        string    `json:"type"`
+	Task        string    `json:"task"`
+	Mode        string    `json:"mode"` // cv or train-test
+	Folds       int       `json:"folds"`
+	Seed        uint64    `json:"seed"`
+	Algorithm   string    `json:"algorithm"`
+	Learner     string    `json:"learner"`
+	Aggregate   string    `json:"aggregate"`
+	Positives   int       `json:"ictal_segments"`
+	Negatives   int       `json:"other_segments"`
+	Windows     int       `json:"windows_per_segment"`
+	AUCFolds    []float64 `json:"auc_folds"`
+	AUCMean     float64   `json:"auc_mean"`
+	AUCStd      float64   `json:"auc_std"`
+	WindowAUC   float64   `json:"window_auc"`
+	Threshold   float64   `json:"threshold"`
+	Sensitivity float64   `json:"sensitivity"`
+	Specificity float64   `json:"specificity"`
+	Accuracy    float64   `json:"accuracy"`
+	LearnNs     float64   `json:"learn_ns_per_window"`
+}
+
+// runBonn implements `ictal bonn`.
+func runBonn(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bonn", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "folder with the sets Z O N F S as subfolders")
+	task := fs.String("task", "", "S-Z, S-F or S-all (default: all three)")
+	folds := fs.Int("folds", 5, "cross-validation folds (segments, stratified)")
+	trainDir := fs.String("train", "", "train on this folder's segments (same layout) …")
+	testDir := fs.String("test", "", "… and test on this folder's")
+	concat := fs.Bool("concat", false, "write a continuous EDF+ recording spliced from segments (-o)")
+	concatEval := fs.Bool("concat-eval", false, "splice a training and a test recording from disjoint segments and replay them through the pipeline")
+	out := fs.String("o", "", "-concat: EDF+ file to write; -concat-eval: folder for the two recordings (default: a temporary one)")
+	minutes := fs.Float64("minutes", 60, "-concat, -concat-eval: length of a recording")
+	rate := fs.Float64("seizure-rate", 0.05, "-concat: probability that a 23.6 s slot is ictal")
+	half := fs.String("half", "", "-concat: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings")
+	var mf modelFlags
+	mf.add(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ictal bonn -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn -train DIR -test DIR [-task …]\n       ictal bonn -data DIR -concat -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn -data DIR -concat-eval [-o DIR] [-minutes 60]\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return errors.New("unexpected arguments")
+	}
+	cfg := bonn.Config{Folds: *folds, Seed: mf.seed, Model: mf.classifierConfig(0), Features: mf.features(), Threshold: mf.threshold}
+	enc := json.NewEncoder(stdout)
+	switch {
+	case *concat || *concatEval:
+		if *data == "" {
+			return errors.New("-data is required")
+		}
+		d := time.Duration(*minutes * float64(time.Minute))
+		if *concat {
+			if *out == "" {
+				return errors.New("-concat needs -o FILE.edf")
+			}
+			return writeConcat(*data, *out, *half, bonn.ConcatConfig{Duration: d, SeizureRate: *rate, Seed: mf.seed}, enc)
+		}
+		return concatEvaluate(*data, *out, bonn.ConcatConfig{Duration: d, SeizureRate: *rate, Seed: mf.seed}, &mf, enc, stderr)
+	case *trainDir != "" || *testDir != "":
+		if *trainDir == "" || *testDir == "" {
+			return errors.New("-train and -test go together")
+		}
+	case *data == "":
+		fs.Usage()
+		return errors.New("-data (or -train and -test) is required")
+	}
+	tasks := bonn.TaskNames
+	if *task != "" {
+		if _, ok := bonn.Tasks[*task]; !ok {
+			return fmt.Errorf("-task %q: want S-Z, S-F or S-all", *task)
+		}
+		tasks = []string{*task}
+	}
+	for _, t := range tasks {
+		sets := append([]string{"S"}, bonn.Tasks[t]...)
+		var res bonn.Result
+		mode := "cv"
+		if *trainDir != "" {
+			mode = "train-test"
+			tr, err := bonn.Load(*trainDir, sets...)
+			if err != nil {
+				return err
+			}
+			te, err := bonn.Load(*testDir, sets...)
+			if err != nil {
+				return err
+			}
+			if res, err = bonn.TrainTest(tr, te, cfg); err != nil {
+				return err
+			}
+		} else {
+			segs, err := bonn.Load(*data, sets...)
+			if err != nil {
+				return err
+			}
+			if res, err = bonn.CrossValidate(segs, cfg); err != nil {
+				return err
+			}
+		}
+		th := cfg.Threshold
+		if th == 0 {
+			th = 0.5
+		}
+		rep := bonnReport{Type: "bonn", Task: t, Mode: mode, Folds: res.Folds, Seed: mf.seed, Algorithm: mf.alg, Learner: mf.learner, Aggregate: "mean",
+			Positives: res.Positives, Negatives: res.Negatives, Windows: res.Windows, AUCFolds: res.AUC, AUCMean: res.AUCMean, AUCStd: res.AUCStd,
+			WindowAUC: res.WindowAUC, Threshold: th, Sensitivity: res.Sensitivity, Specificity: res.Specificity, Accuracy: res.Accuracy,
+			LearnNs: float64(res.LearnTime.Nanoseconds())}
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// halfOf keeps the odd ("a") or even ("b") numbered segments.
+func halfOf(segs []bonn.Segment, half string) ([]bonn.Segment, error) {
+	if half == "" {
+		return segs, nil
+	}
+	if half != "a" && half != "b" {
+		return nil, fmt.Errorf("-half %q: want a or b", half)
+	}
+	var out []bonn.Segment
+	for i, s := range segs {
+		// segments are in name order within each set: alternate
+		if (i%2 == 0) == (half == "a") {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// writeConcat writes one spliced recording and prints its seizures.
+func writeConcat(data, path, half string, cc bonn.ConcatConfig, enc *json.Encoder) error {
+	segs, err := bonn.Load(data, bonn.Sets...)
+	if err != nil {
+		return err
+	}
+	if segs, err = halfOf(segs, half); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	cc.Start = time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	ivs, err := bonn.Concat(f, segs, cc)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return enc.Encode(map[string]any{"type": "concat", "file": path, "minutes": cc.Duration.Minutes(), "seizures": len(ivs), "half": half, "seed": cc.Seed})
+}
+
+// concatEvaluate splices a training recording from the odd-numbered
+// segments and a test recording from the even-numbered ones, then replays
+// the test recording through the pipeline (a) prequentially from a new
+// model and (b) after bootstrapping the model on the training recording.
+func concatEvaluate(data, dir string, cc bonn.ConcatConfig, mf *modelFlags, enc *json.Encoder, stderr io.Writer) error {
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "ictal-bonn-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	train, test := filepath.Join(dir, "bonn-train.edf"), filepath.Join(dir, "bonn-test.edf")
+	ctrain, ctest := cc, cc
+	ctest.Seed = cc.Seed + 1
+	if err := writeConcat(data, train, "a", ctrain, enc); err != nil {
+		return err
+	}
+	if err := writeConcat(data, test, "b", ctest, enc); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	replay := func(path string, model classifier.Model, label string) (classifier.Model, error) {
+		r, err := mf.openReplay(path)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		if model == nil {
+			d, err := mf.dim(r)
+			if err != nil {
+				return nil, err
+			}
+			if model, err = classifier.New(mf.classifierConfig(d)); err != nil {
+				return nil, err
+			}
+		}
+		rep, err := runFile(ctx, path, r, model, mf, pipeline.LearnAnnotations, nil, log)
+		if err != nil {
+			return nil, err
+		}
+		rep.Type = label
+		return model, enc.Encode(rep)
+	}
+	if _, err := replay(test, nil, "prequential"); err != nil {
+		return err
+	}
+	m, err := replay(train, nil, "bootstrap-train")
+	if err != nil {
+		return err
+	}
+	_, err = replay(test, m, "bootstrapped")
+	return err
+}
