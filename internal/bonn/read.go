@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -41,8 +42,13 @@ func ReadSegment(path string) ([]float64, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return ParseSegment(f, path)
+}
+
+// ParseSegment reads a segment from r; name is used in errors.
+func ParseSegment(r io.Reader, path string) ([]float64, error) {
 	x := make([]float64, 0, SegmentSamples)
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
 		line++
