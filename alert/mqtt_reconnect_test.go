@@ -1,0 +1,66 @@
+package alert
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMQTTRepublishesStateAfterReconnect: a broker without persistence
+// forgets retained messages when it restarts; the publisher's
+// reconnection puts the current state back.
+func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
+	b := startMosquitto(t, mosqOpts{})
+	m := newTestMQTT(t, testMQTTConfig(t, b.url("tcp")), nil)
+	for m.Stats().Acked == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	since := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+	m.Status(Status{State: StateElectrodeOff, Since: since})
+	for m.Stats().Acked < 2 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	acked := m.Stats().Acked
+	b.stop()
+	b.restart()
+	for m.Stats().Acked == acked { // the state published on reconnection
+		time.Sleep(5 * time.Millisecond)
+	}
+	c := testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true)
+	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), 10*time.Second, "the state republished", isState("ictal/ward-7/bed-3/status", StateElectrodeOff))
+	if !r.retained || !strings.Contains(string(r.payload), `"since":"2026-11-21T09:00:00.000Z"`) {
+		t.Errorf("got %s retained=%v", r.payload, r.retained)
+	}
+}
+
+// TestMQTTLabelsFullDropsNewest: labels are advisory; a pipeline that
+// does not read them does not stall the client.
+func TestMQTTLabelsFullDropsNewest(t *testing.T) {
+	b := startMosquitto(t, mosqOpts{})
+	cfg := testMQTTConfig(t, b.url("tcp"))
+	cfg.LabelBuffer = 1
+	m := newTestMQTT(t, cfg, nil)
+	for m.Stats().Acked == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	c := testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "clinician", true)
+	ids := []string{NewID(), NewID(), NewID()}
+	for _, id := range ids {
+		if tok := c.Publish("ictal/ward-7/bed-3/feedback", 1, false, `{"v":1,"alert_id":"`+id+`","verdict":"confirmed"}`); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatal(tok.Error())
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for s := m.Stats(); s.Labels+s.DroppedLabels < 3; s = m.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("stats %+v", s)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if lab := <-m.Labels(); lab.AlertID != ids[0] {
+		t.Errorf("kept %s, want the first, %s", lab.AlertID, ids[0])
+	}
+	if s := m.Stats(); s.Labels != 1 || s.DroppedLabels != 2 {
+		t.Errorf("stats %+v", s)
+	}
+}
