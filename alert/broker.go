@@ -56,12 +56,15 @@ func (b *Broker) Close() error { return b.srv.Close() }
 // and lets them publish and subscribe to anything.
 type loopbackOnly struct{ mochi.HookBase }
 
+// ID names the hook for mochi.
 func (*loopbackOnly) ID() string { return "loopback-only" }
 
+// Provides says which events the hook handles: authentication and ACLs.
 func (*loopbackOnly) Provides(b byte) bool {
 	return bytes.Contains([]byte{mochi.OnConnectAuthenticate, mochi.OnACLCheck}, []byte{b})
 }
 
+// OnConnectAuthenticate admits a client whose address is a loopback one.
 func (*loopbackOnly) OnConnectAuthenticate(cl *mochi.Client, _ packets.Packet) bool {
 	host, _, err := net.SplitHostPort(cl.Net.Remote)
 	if err != nil {
@@ -71,4 +74,5 @@ func (*loopbackOnly) OnConnectAuthenticate(cl *mochi.Client, _ packets.Packet) b
 	return ip != nil && ip.IsLoopback()
 }
 
+// OnACLCheck allows every topic to an admitted client.
 func (*loopbackOnly) OnACLCheck(*mochi.Client, string, bool) bool { return true }

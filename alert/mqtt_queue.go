@@ -12,6 +12,7 @@ const (
 	kindScore
 )
 
+// String names the kind for logs.
 func (k kind) String() string {
 	switch k {
 	case kindAlert:
