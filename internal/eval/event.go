@@ -218,17 +218,27 @@ func split(events []Event, maxDur time.Duration) []Event {
 }
 
 // addSpan adds x to a sorted list of disjoint spans, keeping it sorted and
-// disjoint.
+// disjoint; adding spans in order of start costs O(1) each.
 func addSpan(s []span, x span) []span {
 	if x.b <= x.a {
 		return s
 	}
+	if k := len(s) - 1; k < 0 || x.a > s[k].b {
+		return append(s, x)
+	} else if x.a >= s[k].a {
+		s[k].b = max(s[k].b, x.b)
+		return s
+	}
+	return addSpanAnywhere(s, x)
+}
+
+// addSpanAnywhere is addSpan for an x that starts before the last span.
+func addSpanAnywhere(s []span, x span) []span {
 	var out []span
 	for _, y := range s {
-		switch {
-		case y.b < x.a || y.a > x.b:
+		if y.b < x.a || y.a > x.b {
 			out = append(out, y)
-		default:
+		} else {
 			x = span{min(x.a, y.a), max(x.b, y.b)}
 		}
 	}
@@ -237,11 +247,13 @@ func addSpan(s []span, x span) []span {
 	return out
 }
 
-// covered is the number of samples of x covered by the disjoint spans s.
+// covered is the number of samples of x covered by the sorted disjoint
+// spans s.
 func covered(s []span, x span) int64 {
+	i, _ := slices.BinarySearchFunc(s, x.a, func(y span, t int64) int { return cmp.Compare(y.b, t+1) })
 	var n int64
-	for _, y := range s {
-		if a, b := max(x.a, y.a), min(x.b, y.b); b > a {
+	for ; i < len(s) && s[i].a < x.b; i++ {
+		if a, b := max(x.a, s[i].a), min(x.b, s[i].b); b > a {
 			n += b - a
 		}
 	}

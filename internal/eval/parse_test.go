@@ -128,7 +128,13 @@ func FuzzReadTSV(f *testing.F) {
 				t.Fatalf("bad event %v", e)
 			}
 		}
-		_ = Events(rec.Events, rec.Events, rec.Duration, DefaultParams())
+		ev := Events(rec.Events, rec.Events, rec.Duration, DefaultParams())
+		if ev.FalseAlarms != 0 {
+			t.Fatalf("events scored against themselves: %d false alarms", ev.FalseAlarms)
+		}
+		if sm := Samples(rec.Events, rec.Events, rec.Duration); sm.FalsePos != 0 || sm.TruePos != sm.Reference {
+			t.Fatalf("samples scored against themselves: %+v", sm)
+		}
 	})
 }
 

@@ -22,35 +22,32 @@ type SampleSummary struct {
 // Samples scores hypothesis against reference events second by second, as
 // timescoring's SampleScoring at 1 Hz: second k is positive in a list when
 // an event [s, e) has round(s) ≤ k < round(e). Events are not merged or
-// split.
+// split. It works on intervals, so a long recording costs no memory.
 func Samples(ref, hyp []Event, duration time.Duration) SampleSummary {
-	n := int(math.Round(duration.Seconds()))
-	rm, hm := mask(ref, n), mask(hyp, n)
-	s := SampleSummary{Samples: n}
-	for k := range n {
-		switch {
-		case rm[k] && hm[k]:
-			s.TruePos++
-		case hm[k]:
-			s.FalsePos++
-		}
-		if rm[k] {
-			s.Reference++
-		}
+	n := int64(math.Round(duration.Seconds()))
+	rs, hs := seconds(ref, n), seconds(hyp, n)
+	s := SampleSummary{Samples: int(n)}
+	var hypTotal int64
+	for _, x := range hs {
+		hypTotal += x.b - x.a
+		s.TruePos += int(covered(rs, x))
 	}
+	for _, x := range rs {
+		s.Reference += int(x.b - x.a)
+	}
+	s.FalsePos = int(hypTotal) - s.TruePos
 	s.Sensitivity, s.Precision, s.F1, s.FalsePosPerDay = rates(s.Reference, s.TruePos, s.FalsePos, time.Duration(n)*time.Second)
 	return s
 }
 
-// mask is the 1 Hz mask of events over n seconds.
-func mask(events []Event, n int) []bool {
-	m := make([]bool, n)
-	for _, e := range events {
-		a := max(0, int(math.Round(e.Start.Seconds())))
-		b := min(n, int(math.Round(e.End.Seconds())))
-		for k := a; k < b; k++ {
-			m[k] = true
-		}
+// seconds is the union of events as sorted disjoint spans of whole
+// seconds within [0, n).
+func seconds(events []Event, n int64) []span {
+	var out []span
+	for _, e := range clip(events, time.Duration(n)*time.Second) {
+		a := max(0, int64(math.Round(e.Start.Seconds())))
+		b := min(n, int64(math.Round(e.End.Seconds())))
+		out = addSpan(out, span{a, b})
 	}
-	return m
+	return out
 }
