@@ -121,8 +121,9 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 		return eval.Summary{}, err
 	}
 	sum := eval.Match(mon.Intervals(), printer.events(), o.Duration)
-	fmt.Fprintf(out, "summary: %d seizures, %d detected, %d missed, %d false alarms\n",
-		len(sum.Seizures), sum.Detected, len(sum.Seizures)-sum.Detected, sum.FalseAlarms)
+	fmt.Fprintf(out, "summary: %d seizures, %d detected, %d missed, %d false alarms (SzCORE scoring: sensitivity %s, precision %s, F1 %s, %.1f false alarms per 24 h, median delay %.1fs)\n",
+		len(sum.Seizures), sum.Detected, len(sum.Seizures)-sum.Detected, sum.FalseAlarms,
+		ratio(sum.Sensitivity), ratio(sum.Precision), ratio(sum.F1), sum.FalseAlarmsPerDay, sum.MedianDelay.Seconds())
 	for i, r := range sum.Seizures {
 		if r.Detected {
 			fmt.Fprintf(out, "  seizure %d  %s–%s  detected, delay %.1fs\n", i+1, clock(r.Start), clock(r.End), r.Delay.Seconds())
@@ -131,6 +132,14 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 		}
 	}
 	return sum, ctx.Err()
+}
+
+// ratio formats a score in [0, 1], "n/a" when undefined (NaN).
+func ratio(v float64) string {
+	if v != v {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 // clock formats an offset as h:mm:ss.
