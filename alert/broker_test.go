@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/packets"
 )
 
 func TestStartBrokerServesMosquittoClients(t *testing.T) {
@@ -68,5 +71,24 @@ func TestStartBrokerAddressInUse(t *testing.T) {
 			b2.Close()
 		}
 		t.Errorf("second broker on %s: %v", b.Addr(), err)
+	}
+}
+
+func TestBrokerAdmitsLoopbackClientsOnly(t *testing.T) {
+	tests := []struct {
+		remote string
+		want   bool
+	}{
+		{"127.0.0.1:50000", true},
+		{"[::1]:50000", true},
+		{"192.0.2.7:50000", false},
+		{"[2001:db8::1]:50000", false},
+		{"not an address", false},
+	}
+	for _, tt := range tests {
+		cl := &mochi.Client{Net: mochi.ClientConnection{Remote: tt.remote}}
+		if got := new(loopbackOnly).OnConnectAuthenticate(cl, packets.Packet{}); got != tt.want {
+			t.Errorf("%s: admitted %v, want %v", tt.remote, got, tt.want)
+		}
 	}
 }
