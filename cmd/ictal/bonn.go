@@ -14,8 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/bonn"
+	"github.com/ictal/ictal/internal/paper"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -61,6 +63,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "-concat: EDF+ file to write; -concat-eval: folder for the two recordings (default: a temporary one)")
 	minutes := fs.Float64("minutes", 60, "-concat, -concat-eval: length of a recording")
 	rate := fs.Float64("seizure-rate", 0.05, "-concat: probability that a 23.6 s slot is ictal")
+	plotDir := fs.String("plot", "", "write figures (PNG) into this folder: ROC curves of the tasks, or score traces of -concat-eval")
 	half := fs.String("half", "", "-concat: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings")
 	var mf modelFlags
 	mf.add(fs)
@@ -89,7 +92,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 			}
 			return writeConcat(*data, *out, *half, bonn.ConcatConfig{Duration: d, SeizureRate: *rate, Seed: mf.seed}, enc)
 		}
-		return concatEvaluate(*data, *out, bonn.ConcatConfig{Duration: d, SeizureRate: *rate, Seed: mf.seed}, &mf, enc, stderr)
+		return concatEvaluate(*data, *out, *plotDir, bonn.ConcatConfig{Duration: d, SeizureRate: *rate, Seed: mf.seed}, &mf, enc, stderr)
 	case *trainDir != "" || *testDir != "":
 		if *trainDir == "" || *testDir == "" {
 			return errors.New("-train and -test go together")
@@ -105,6 +108,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 		}
 		tasks = []string{*task}
 	}
+	var curves []bonn.Curve
 	for _, t := range tasks {
 		sets := append([]string{"S"}, bonn.Tasks[t]...)
 		var res bonn.Result
@@ -142,9 +146,45 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 		if err := enc.Encode(rep); err != nil {
 			return err
 		}
+		curves = append(curves, bonn.Curve{Name: fmt.Sprintf("%s (AUC %.3f)", t, paper.AUCScores(res.Scores, res.Labels)), Scores: res.Scores, Labels: res.Labels})
+	}
+	if *plotDir != "" {
+		return bonn.PlotROC(filepath.Join(*plotDir, "bonn_roc.png"), curves)
 	}
 	return nil
 }
+
+// traceSink keeps the window scores and events of a replay for plotting.
+type traceSink struct {
+	t      []time.Duration
+	score  []float64
+	events [][2]time.Duration
+}
+
+func (s *traceSink) Alert(e *alert.Event) error {
+	s.events = append(s.events, [2]time.Duration{e.OnsetOffset, e.DetectedOffset})
+	return nil
+}
+
+func (s *traceSink) EventEnd(e *alert.Event) error {
+	for i := range s.events {
+		if s.events[i][0] == e.OnsetOffset {
+			s.events[i][1] = e.EndOffset
+		}
+	}
+	return nil
+}
+
+func (s *traceSink) Status(alert.Status) error { return nil }
+
+func (s *traceSink) Score(sc alert.Score) error {
+	if sc.Usable {
+		s.t, s.score = append(s.t, sc.Offset), append(s.score, sc.Score)
+	}
+	return nil
+}
+
+func (s *traceSink) Close() error { return nil }
 
 // halfOf keeps the odd ("a") or even ("b") numbered segments.
 func halfOf(segs []bonn.Segment, half string) ([]bonn.Segment, error) {
@@ -192,7 +232,7 @@ func writeConcat(data, path, half string, cc bonn.ConcatConfig, enc *json.Encode
 // segments and a test recording from the even-numbered ones, then replays
 // the test recording through the pipeline (a) prequentially from a new
 // model and (b) after bootstrapping the model on the training recording.
-func concatEvaluate(data, dir string, cc bonn.ConcatConfig, mf *modelFlags, enc *json.Encoder, stderr io.Writer) error {
+func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFlags, enc *json.Encoder, stderr io.Writer) error {
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "ictal-bonn-")
 		if err != nil {
@@ -230,11 +270,22 @@ func concatEvaluate(data, dir string, cc bonn.ConcatConfig, mf *modelFlags, enc 
 				return nil, err
 			}
 		}
-		rep, err := runFile(ctx, path, r, model, mf, pipeline.LearnAnnotations, nil, log)
+		tr := &traceSink{}
+		rep, err := runFile(ctx, path, r, model, mf, pipeline.LearnAnnotations, []alert.Sink{tr}, log)
 		if err != nil {
 			return nil, err
 		}
 		rep.Type = label
+		if plotDir != "" {
+			th := mf.threshold
+			if th == 0 {
+				th = 0.5
+			}
+			title := fmt.Sprintf("%s: %d/%d seizures detected, %d false alarms", label, rep.Detected, rep.Seizures, rep.FalseAlarms)
+			if err := bonn.PlotTrace(filepath.Join(plotDir, "concat_"+label+".png"), title, tr.t, tr.score, r.Intervals(), tr.events, th); err != nil {
+				return nil, err
+			}
+		}
 		return model, enc.Encode(rep)
 	}
 	if _, err := replay(test, nil, "prequential"); err != nil {

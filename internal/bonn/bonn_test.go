@@ -2,6 +2,7 @@ package bonn
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,4 +140,16 @@ func FuzzParseSegment(f *testing.F) {
 			t.Fatalf("%d samples", len(x))
 		}
 	})
+}
+
+func sprint(xy interface {
+	Len() int
+	XY(int) (float64, float64)
+}) string {
+	var parts []string
+	for i := range xy.Len() {
+		x, y := xy.XY(i)
+		parts = append(parts, fmt.Sprintf("{%v %v}", x, y))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }
