@@ -57,7 +57,7 @@ type MQTT struct {
 	client mqtt.Client
 	q      *queue
 
-	topicAlert, topicStatus, topicScore, topicFeedback string
+	topicAlert, topicEnd, topicStatus, topicScore, topicFeedback string
 
 	wake      chan struct{} // a message was queued
 	connected chan struct{} // the client (re)connected
@@ -117,7 +117,7 @@ func NewMQTT(cfg MQTTConfig, log *slog.Logger) (*MQTT, error) {
 	}
 	m := &MQTT{
 		cfg: c, log: log, q: newQueue(c.QueueSize),
-		topicAlert: c.Prefix + "/alert", topicStatus: c.Prefix + "/status",
+		topicAlert: c.Prefix + "/alert", topicEnd: c.Prefix + "/end", topicStatus: c.Prefix + "/status",
 		topicScore: c.Prefix + "/score", topicFeedback: c.Prefix + "/feedback",
 		wake: make(chan struct{}, 1), connected: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{}),

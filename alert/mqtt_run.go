@@ -70,7 +70,14 @@ func (m *MQTT) publish(k kind, p []byte) bool {
 		m.track(m.client.Publish(m.topicStatus, 1, true, p), k)
 		return true
 	default: // alert, end
-		tok := m.client.Publish(m.topicAlert, 1, false, p)
+		topic := m.topicAlert
+		if k == kindEnd {
+			// Ends have their own topic: a receiver that drops repeated
+			// alert IDs on …/alert must not drop an event's end as a
+			// duplicate of its alert.
+			topic = m.topicEnd
+		}
+		tok := m.client.Publish(topic, 1, false, p)
 		select {
 		case <-tok.Done():
 			if err := tok.Error(); err != nil {

@@ -66,7 +66,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, sub, 5*time.Second, "the event end", func(r received) bool {
-		return r.topic == prefix+"/alert" && strings.Contains(string(r.payload), `"end":`) && strings.Contains(string(r.payload), e.ID)
+		return r.topic == prefix+"/end" && strings.Contains(string(r.payload), `"end":`) && strings.Contains(string(r.payload), e.ID)
 	})
 
 	// A newcomer sees the retained state.

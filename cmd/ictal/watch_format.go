@@ -87,7 +87,7 @@ func describe(kind string, payload []byte) (string, error) {
 		return "", fmt.Errorf(`"v" is not 1`)
 	}
 	switch kind {
-	case "alert":
+	case "alert", "end":
 		if m.ID == "" {
 			return "", fmt.Errorf(`no "id"`)
 		}

@@ -28,7 +28,7 @@ func TestWatchLine(t *testing.T) {
 	}{
 		{"alert", "ictal/ward-7/bed-3/alert", string(alert.AppendAlert(nil, e)), false,
 			prefix + "SEIZURE ALERT  onset " + loc("09:30:15") + "  score 0.93  channels T7-P7,F7-T7  (UOB, id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)"},
-		{"event end", "ictal/ward-7/bed-3/alert", string(alert.AppendEventEnd(nil, e)), false,
+		{"event end", "ictal/ward-7/bed-3/end", string(alert.AppendEventEnd(nil, e)), false,
 			prefix + "seizure ended  onset " + loc("09:30:15") + "  end " + loc("09:31:00") + "  (id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)"},
 		{"retained status", "ictal/ward-7/bed-3/status", string(alert.AppendStatus(nil, alert.Status{State: alert.StateElectrodeOff, Since: at})), true,
 			prefix + "status ELECTRODE-OFF since " + loc("09:30:20") + "  (retained)"},
