@@ -186,7 +186,8 @@ func (s *traceSink) Score(sc alert.Score) error {
 
 func (s *traceSink) Close() error { return nil }
 
-// halfOf keeps the odd ("a") or even ("b") numbered segments.
+// halfOf keeps the first, third, … ("a") or second, fourth, … ("b")
+// segment of each set in name order (S001, S003, … or S002, S004, …).
 func halfOf(segs []bonn.Segment, half string) ([]bonn.Segment, error) {
 	if half == "" {
 		return segs, nil
@@ -195,11 +196,12 @@ func halfOf(segs []bonn.Segment, half string) ([]bonn.Segment, error) {
 		return nil, fmt.Errorf("-half %q: want a or b", half)
 	}
 	var out []bonn.Segment
-	for i, s := range segs {
-		// segments are in name order within each set: alternate
-		if (i%2 == 0) == (half == "a") {
+	rank := map[string]int{}
+	for _, s := range segs {
+		if (rank[s.Set]%2 == 0) == (half == "a") {
 			out = append(out, s)
 		}
+		rank[s.Set]++
 	}
 	return out, nil
 }

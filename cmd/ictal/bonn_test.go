@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ictal/ictal/internal/bonn"
 	"github.com/ictal/ictal/internal/shared"
 )
 
@@ -92,5 +93,26 @@ func TestBonnConcatEval(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"bonn", "-data", src, "-concat"}, &out, &errb); code != 1 {
 		t.Errorf("-concat without -o: %d", code)
+	}
+}
+
+func TestHalvesAreDisjointPerSet(t *testing.T) {
+	var segs []bonn.Segment
+	for _, set := range []string{"S", "Z"} {
+		for i := 1; i <= 5; i++ { // odd counts: parity restarts per set
+			segs = append(segs, bonn.Segment{Set: set, Name: fmt.Sprintf("%s%03d.txt", set, i)})
+		}
+	}
+	a, _ := halfOf(segs, "a")
+	b, _ := halfOf(segs, "b")
+	var names []string
+	for _, s := range a {
+		names = append(names, s.Name)
+	}
+	if fmt.Sprint(names) != "[S001.txt S003.txt S005.txt Z001.txt Z003.txt Z005.txt]" || len(b) != 4 {
+		t.Errorf("half a %v, half b has %d", names, len(b))
+	}
+	if _, err := halfOf(segs, "c"); err == nil {
+		t.Error("-half c accepted")
 	}
 }
