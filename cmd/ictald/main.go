@@ -161,6 +161,7 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&o.Speed, "speed", 0, "play the monitored recording at this multiple of real time (0: about 20 s in all)")
 	fs.IntVar(&o.Channels, "channels", 8, "EEG channels")
 	fs.IntVar(&o.Seizures, "seizures", 0, "seizures in the monitored recording (0: one per 2.5 min)")
+	fs.StringVar(&o.MQTTListen, "mqtt-listen", "127.0.0.1:1883", "address of the embedded MQTT broker the alerts are published through (\"\": no MQTT)")
 	verbose := fs.Bool("v", false, "log the pipeline's progress to stderr")
 	if err := fs.Parse(args); err != nil {
 		return err

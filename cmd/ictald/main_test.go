@@ -113,10 +113,13 @@ jsonl = "-"
 
 func TestDemoCommand(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"demo", "-duration", "3m", "-speed", "2000"}, &out, &errb); code != 0 {
+	if code := run([]string{"demo", "-duration", "3m", "-speed", "2000", "-mqtt-listen", "127.0.0.1:0"}, &out, &errb); code != 0 {
 		t.Fatalf("demo exited %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "summary:") {
-		t.Errorf("demo output:\n%s", out.String())
+	// The alerts went through the embedded broker to the demo's subscriber.
+	for _, want := range []string{"summary:", "SEIZURE ALERT", "↳ MQTT ictal/demo/bed-1/alert", "↳ MQTT ictal/demo/bed-1/status  online"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out.String())
+		}
 	}
 }

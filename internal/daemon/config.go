@@ -42,7 +42,30 @@ type Config struct {
 	Quality    QualityConfig    `toml:"quality"`
 	Checkpoint CheckpointConfig `toml:"checkpoint"`
 	Output     OutputConfig     `toml:"output"`
+	MQTT       MQTTConfig       `toml:"mqtt"`
 	Log        LogConfig        `toml:"log"`
+}
+
+// MQTTConfig configures alert publication and feedback over MQTT.
+type MQTTConfig struct {
+	// Broker is "" (no MQTT), "embedded" (a broker inside ictald,
+	// listening on Listen, for single-board installs without one) or a
+	// comma-separated list of broker URLs (tcp://, ssl://, ws://).
+	Broker       string   `toml:"broker"`
+	Listen       string   `toml:"listen"`
+	Prefix       string   `toml:"prefix"`
+	ClientID     string   `toml:"client_id"`
+	StoreDir     string   `toml:"store_dir"`
+	Scores       bool     `toml:"scores"`
+	Username     string   `toml:"username"`
+	Password     string   `toml:"password"`
+	PasswordFile string   `toml:"password_file"`
+	CAFile       string   `toml:"ca_file"`
+	CertFile     string   `toml:"cert_file"`
+	KeyFile      string   `toml:"key_file"`
+	ServerName   string   `toml:"server_name"`
+	QueueSize    int      `toml:"queue_size"`
+	MaxReconnect Duration `toml:"max_reconnect_interval"`
 }
 
 // SiteConfig names the monitor.
@@ -260,6 +283,9 @@ func (c *Config) Validate() error {
 		if strings.HasSuffix(c.Output.JSONL, "/") {
 			return fieldErr("output.jsonl", "%q is a directory", c.Output.JSONL)
 		}
+	}
+	if err := c.validateMQTT(); err != nil {
+		return err
 	}
 	switch c.Log.Level {
 	case "", "debug", "info", "warn", "error":

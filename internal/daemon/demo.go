@@ -32,9 +32,11 @@ type DemoOptions struct {
 	TrainDuration time.Duration
 	TrainSeizures int
 	Site, Bed     string
-	// Sinks also receive the monitored recording's alerts and status
-	// (the MQTT publisher).
-	Sinks []alert.Sink
+	// MQTTListen, when set, runs an embedded MQTT broker there (falling
+	// back to a free port if it is taken) and publishes the monitored
+	// recording's alerts and status through it, as ictald does; the demo
+	// subscribes to ictal/# and shows what arrives.
+	MQTTListen string
 }
 
 // Demo trains a model on a first simulated recording, then monitors a
@@ -111,7 +113,15 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	fmt.Fprintf(out, "ictald demo: monitoring a %v simulated recording with %d seizures at %.0f× real time (%.0fs)\n",
 		o.Duration, o.Seizures, o.Speed, (o.Duration / time.Duration(o.Speed)).Seconds())
 	printer := &printer{w: out}
-	sinks := append([]alert.Sink{printer}, o.Sinks...)
+	sinks := []alert.Sink{printer}
+	if o.MQTTListen != "" {
+		pub, stop, err := demoMQTT(ctx, o, printer, out, log)
+		if err != nil {
+			return eval.Summary{}, err
+		}
+		defer stop()
+		sinks = append(sinks, pub)
+	}
 	src := &pacedLabeled{Paced: acquire.NewPaced(ctx, mon, o.Speed)}
 	mp, err := pipeline.New(src, fcfg, model, pipeline.Config{Site: o.Site, Bed: o.Bed, Learning: pipeline.Learning{Mode: pipeline.LearnAnnotations}}, sinks, pipeline.Hooks{}, log)
 	if err != nil {

@@ -59,10 +59,20 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 		slog.Int("features", mc.Features), slog.Int("members", mc.Members))
 
 	sinks := append([]alert.Sink(nil), opt.Sinks...)
+	pub, stopMQTT, err := startMQTT(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopMQTT()
+	if pub != nil {
+		sinks = append(sinks, pub)
+	}
 	switch cfg.Output.JSONL {
 	case "":
 	case "-":
-		sinks = append(sinks, alert.NewJSONLines(os.Stdout, nil, cfg.Output.Scores))
+		j := alert.NewJSONLines(os.Stdout, nil, cfg.Output.Scores)
+		defer j.Close() // flushes
+		sinks = append(sinks, j)
 	default:
 		f, err := os.OpenFile(cfg.Output.JSONL, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
 		if err != nil {
@@ -90,6 +100,11 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	}
 	if opt.OnPipeline != nil {
 		opt.OnPipeline(p)
+	}
+	if pub != nil {
+		fctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go forwardLabels(fctx, pub, p, log)
 	}
 	log.Info("running", slog.String("source", cfg.Source.Type), slog.Int("channels", len(info.Channels)),
 		slog.Float64("rate", info.Rate), slog.Int("features", p.Dim()), slog.String("site", cfg.Site.Site), slog.String("bed", cfg.Site.Bed))

@@ -22,6 +22,9 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		cfg := synth.DefaultConfig()
 		cfg.Channels, cfg.Rate, cfg.Seizures, cfg.Seed = s.Channels, s.Rate, s.Seizures, s.Seed
 		cfg.Duration = time.Duration(s.Duration)
+		// A live simulation starts now, so its time stamps (and those of
+		// its alerts and of clinicians' feedback) are current.
+		cfg.Start = time.Now().UTC().Truncate(time.Second)
 		if cfg.Duration == 0 {
 			cfg.Duration = 24 * time.Hour
 		}

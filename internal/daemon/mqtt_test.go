@@ -1,0 +1,115 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/ictal/ictal/alert"
+)
+
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// syncBuffer is a log destination safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// TestRunWithEmbeddedBroker runs the daemon with broker = "embedded",
+// checks its retained status reaches a subscriber, and that a clinician's
+// interval feedback on …/feedback becomes a label the pipeline applies.
+func TestRunWithEmbeddedBroker(t *testing.T) {
+	dir := t.TempDir()
+	addr := freePort(t)
+	cfg, err := ParseConfig(`
+[site]
+site = "ward-7"
+bed = "bed-3"
+[source]
+type = "synth"
+channels = 4
+speed = 20
+seizures = 0
+[checkpoint]
+path = "`+filepath.Join(dir, "model.ckpt")+`"
+[mqtt]
+broker = "embedded"
+listen = "`+addr+`"
+`, "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	started := time.Now()
+	go func() { done <- Run(ctx, cfg, log, Options{}) }()
+
+	var opts *mqtt.ClientOptions
+	conn := alert.Connection{Brokers: []string{"tcp://" + addr}}
+	opts, _ = conn.ClientOptions("clinician")
+	c := mqtt.NewClient(opts)
+	for i := 0; ; i++ {
+		tok := c.Connect()
+		if tok.WaitTimeout(time.Second) && tok.Error() == nil {
+			break
+		}
+		if i == 30 {
+			t.Fatalf("cannot connect to the embedded broker: %v", tok.Error())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	defer c.Disconnect(100)
+	status := make(chan string, 10) // payloads
+	c.Subscribe("ictal/ward-7/bed-3/status", 1, func(_ mqtt.Client, m mqtt.Message) { status <- string(m.Payload()) }).Wait()
+	var since time.Time
+	select {
+	case s := <-status:
+		var st struct{ State, Since string }
+		if err := json.Unmarshal([]byte(s), &st); err != nil || st.State != "online" {
+			t.Fatalf("status %s", s)
+		}
+		since, _ = time.Parse(time.RFC3339, st.Since)
+	case <-time.After(4 * time.Second):
+		t.Fatal("no status")
+	}
+	// The status says since when the signal has been good: the end of
+	// the first window, 2 s into the simulated recording. Label its first
+	// 20 simulated seconds (played at 20×) as non-seizure.
+	time.Sleep(1500 * time.Millisecond)
+	start := since.Add(-2 * time.Second)
+	fb := fmt.Sprintf(`{"v":1,"start":%q,"end":%q,"label":"non-seizure"}`, start.Format(time.RFC3339Nano), start.Add(20*time.Second).Format(time.RFC3339Nano))
+	_ = started
+	c.Publish("ictal/ward-7/bed-3/feedback", 1, false, fb).Wait()
+	time.Sleep(1500 * time.Millisecond)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "label applied") {
+		t.Errorf("feedback was not applied:\n%s", logs.String())
+	}
+}
