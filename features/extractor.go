@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/ictal/ictal/internal/detmath"
 )
 
 // MaxSample is the largest magnitude, in µV, Push accepts as a sample
@@ -202,19 +204,21 @@ func (e *Extractor) channel(out []float64, c int) {
 
 	var tf timeFeatures
 	computeTime(&tf, x, e.cfg.Rate)
-	out[LineLength] = math.Log(tf.lineLength + AmplitudeFloor)
-	out[RMS] = math.Log(math.Sqrt(tf.variance) + AmplitudeFloor)
+	// detmath.Log, not math.Log: the same bits on every architecture
+	// (math.Log is assembly on amd64 and fusable Go on arm64).
+	out[LineLength] = detmath.Log(tf.lineLength + AmplitudeFloor)
+	out[RMS] = detmath.Log(math.Sqrt(tf.variance) + AmplitudeFloor)
 	out[HjorthMobility] = tf.mobility
 	out[HjorthComplexity] = tf.complexity
 	out[ZeroCrossings] = tf.crossings
-	out[TeagerEnergy] = math.Log(tf.teager + PowerFloor)
+	out[TeagerEnergy] = detmath.Log(tf.teager + PowerFloor)
 
 	var sf spectralFeatures
 	if e.needFFT {
 		e.spec.compute(&sf, x)
 	}
 	for b := 0; b < numBands; b++ {
-		out[DeltaPower+Feature(b)] = math.Log(sf.band[b] + PowerFloor)
+		out[DeltaPower+Feature(b)] = detmath.Log(sf.band[b] + PowerFloor)
 		rel := 0.0
 		if !tf.flat && sf.total > 0 {
 			rel = sf.band[b] / sf.total

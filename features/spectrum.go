@@ -56,9 +56,9 @@ func newSpectrum(n int, rate float64) (*spectrum, error) {
 	var energy float64
 	for k := range s.hann {
 		// Periodic Hann window: DFT-even, Σ w² = 3n/8.
-		w := 0.5 - 0.5*math.Cos(2*math.Pi*float64(k)/float64(n))
+		w := 0.5 - float64(0.5*math.Cos(float64(2*math.Pi*float64(k))/float64(n)))
 		s.hann[k] = w
-		energy += w * w
+		energy += float64(w * w)
 	}
 	s.scale = 2 / (float64(nfft) * energy)
 	top := math.Min(bandEdges[numBands], rate/2)
@@ -122,7 +122,8 @@ func (s *spectrum) compute(sf *spectralFeatures, x []float64) {
 		var sum float64
 		for m := s.edge[b]; m < s.edge[b+1]; m++ {
 			c := coef[m]
-			p := (real(c)*real(c) + imag(c)*imag(c)) * s.scale
+			// Products rounded on their own: no multiply-add on arm64.
+			p := (float64(real(c)*real(c)) + float64(imag(c)*imag(c))) * s.scale
 			s.power[m-lo] = p
 			sum += p
 		}

@@ -33,12 +33,14 @@ type timeFeatures struct {
 }
 
 // computeTime fills tf from the mean-removed window x (len ≥ 4) sampled at
-// rate Hz, in one pass.
+// rate Hz, in one pass. Every product is rounded on its own (float64(…))
+// so that the compiler cannot fuse it into a multiply-add on arm64: the
+// features have the same bits on every architecture (cross/golden_test.go).
 func computeTime(tf *timeFeatures, x []float64, rate float64) {
 	n := len(x)
 	x0, x1 := x[0], x[1]
 	d := x1 - x0
-	sumSq := x0*x0 + x1*x1
+	sumSq := float64(x0*x0) + float64(x1*x1)
 	absDiff := math.Abs(d)
 	diffSq := d * d
 	var diff2Sq, tk float64
@@ -50,11 +52,11 @@ func computeTime(tf *timeFeatures, x []float64, rate float64) {
 	for _, xi := range x[2:] {
 		d := xi - prev
 		dd := d - dPrev
-		sumSq += xi * xi
+		sumSq += float64(xi * xi)
 		absDiff += math.Abs(d)
-		diffSq += d * d
-		diff2Sq += dd * dd
-		tk += prev*prev - prev2*xi
+		diffSq += float64(d * d)
+		diff2Sq += float64(dd * dd)
+		tk += float64(prev*prev) - float64(prev2*xi)
 		if (xi >= 0) != (prev >= 0) {
 			crossings++
 		}
