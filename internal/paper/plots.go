@@ -448,6 +448,7 @@ func driftPlots(ds []DriftRecord) ([][]*plot.Plot, error) {
 				return nil, err
 			}
 		}
+		p.X.Min, p.X.Max = -0.5, float64(len(learners))+0.3 // room for the legend
 		row = append(row, p)
 	}
 	return [][]*plot.Plot{row}, nil
