@@ -79,9 +79,10 @@ func TestResampleSizesFollowThePaper(t *testing.T) {
 			}
 		}},
 		{classifier.RUS3, 3, func(t *testing.T, m int, s memberStats) {
-			// N draws from D, negatives cut to 1/C: at most N⁺ + N/C in all.
-			if s.neg == 0 || s.pos+s.neg > np+nn || float64(s.neg) > float64(np+nn)/3+0.5 {
-				t.Errorf("member %d: %d negatives, %d positives", m, s.neg, s.pos)
+			// N draws from D keep every drawn positive; the N − pos drawn
+			// negatives are cut to 1/C of their number.
+			if want := round(float64(np+nn-s.pos) / 3); s.neg != want || s.synthetic != 0 {
+				t.Errorf("member %d: %d negatives of %d drawn; want round(k⁻/C) = %d", m, s.neg, np+nn-s.pos, want)
 			}
 		}},
 		{classifier.SBO1, 3, func(t *testing.T, m int, s memberStats) {
