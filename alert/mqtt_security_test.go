@@ -89,7 +89,12 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the clinician's feedback did not arrive")
 	}
-	if s := m.Stats(); s.RejectedFeedback != 2 || s.Labels != 1 {
+	// The label is counted just after it is handed over: wait for it.
+	s := m.Stats()
+	for deadline := time.Now().Add(5 * time.Second); s.Labels < 1 && time.Now().Before(deadline); s = m.Stats() {
+		time.Sleep(time.Millisecond)
+	}
+	if s.RejectedFeedback != 2 || s.Labels != 1 {
 		t.Errorf("stats %+v: want 2 rejected, 1 label", s)
 	}
 	// The clinician saw no forged alert or status before the next real alert.

@@ -3,6 +3,7 @@ package alert
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,8 +122,15 @@ func TestMQTTSinkNeverBlocksWithoutBroker(t *testing.T) {
 	sort.Slice(calls, func(i, j int) bool { return calls[i] < calls[j] })
 	t.Logf("%d Sink calls in 3 s without a broker: median %v, 99th percentile %v, worst %v",
 		len(calls), calls[len(calls)/2], calls[len(calls)*99/100], worst)
-	if worst > step/100 {
-		t.Errorf("a Sink call took %v; the window step is %v", worst, step)
+	limit := step / 100
+	if os.Getenv("ICTAL_EMULATED") != "" {
+		// Under qemu-user (cross/test) code is translated on first use and
+		// runs many times slower; a call blocked on a connection attempt
+		// would still take seconds.
+		limit = step / 10
+	}
+	if worst > limit {
+		t.Errorf("a Sink call took %v (limit %v); the window step is %v", worst, limit, step)
 	}
 	s := m.Stats()
 	if s.DroppedOffline == 0 && s.DroppedScores == 0 {

@@ -76,7 +76,9 @@ func (s *Signal) IsAnnotation() bool {
 // EDF specification states: (d − dmin)·(pmax − pmin)/(dmax − dmin) + pmin.
 // An inverted physical range (pmin > pmax) inverts the signal.
 func (s *Signal) Physical(d int32) float64 {
-	return float64(int64(d)-int64(s.DigitalMin))*s.Gain() + s.PhysicalMin
+	// The product is rounded on its own (float64(…)) so that arm64 does not
+	// fuse it into a multiply-add: the same bits on every architecture.
+	return float64(float64(int64(d)-int64(s.DigitalMin))*s.Gain()) + s.PhysicalMin
 }
 
 // Digital converts a physical value to the nearest digital value, clipped

@@ -271,7 +271,7 @@ func decode16(dst []float64, b []byte, s *Signal) {
 	dmin, gain, pmin := float64(s.DigitalMin), s.Gain(), s.PhysicalMin
 	for k := range dst {
 		d := int16(uint16(b[2*k]) | uint16(b[2*k+1])<<8)
-		dst[k] = (float64(d)-dmin)*gain + pmin
+		dst[k] = float64((float64(d)-dmin)*gain) + pmin // rounded product: no multiply-add on arm64
 	}
 }
 
@@ -281,7 +281,7 @@ func decode24(dst []float64, b []byte, s *Signal) {
 	dmin, gain, pmin := float64(s.DigitalMin), s.Gain(), s.PhysicalMin
 	for k := range dst {
 		d := int32(uint32(b[3*k])<<8|uint32(b[3*k+1])<<16|uint32(b[3*k+2])<<24) >> 8
-		dst[k] = (float64(d)-dmin)*gain + pmin
+		dst[k] = float64((float64(d)-dmin)*gain) + pmin // rounded product: no multiply-add on arm64
 	}
 }
 
