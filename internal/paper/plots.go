@@ -2,6 +2,7 @@ package paper
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"image/color"
@@ -30,13 +31,13 @@ type Results struct {
 
 // ReadResults reads JSON Lines written by RunCV, RunDrift or RunCurve (in
 // any mix), telling them apart by their fields. A line that is none of
-// them is an error naming its line number.
+// them is an error naming its line number; blank lines are skipped.
 func ReadResults(r io.Reader, name string, into *Results) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	for line := 1; sc.Scan(); line++ {
-		b := sc.Bytes()
-		if len(b) == 0 {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 { // blank lines (also "\r" or spaces) separate nothing
 			continue
 		}
 		var probe map[string]json.RawMessage

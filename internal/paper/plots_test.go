@@ -62,3 +62,26 @@ func TestReadResultsNamesTheBadLine(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func FuzzReadResults(f *testing.F) {
+	f.Add([]byte(`{"dataset":"iris0","algorithm":"UOB","learner":"nb","mode":"online","folds":5,"auc_mean":1,"auc_std":0,"roc":[[0,1]]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var res Results
+		err := ReadResults(bytes.NewReader(b), "fuzz.jsonl", &res)
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.jsonl") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		lines := 0
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 {
+				lines++
+			}
+		}
+		if got := len(res.CV) + len(res.Drift) + len(res.Curve); got != lines {
+			t.Fatalf("%d records from %d lines", got, lines)
+		}
+	})
+}
