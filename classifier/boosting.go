@@ -56,15 +56,16 @@ func (mb *member) decay(beta float64) {
 	if beta == 1 {
 		return
 	}
-	mb.sc *= beta
-	mb.sw *= beta
-	mb.tp *= beta
-	mb.tn *= beta
-	mb.fp *= beta
-	mb.fn *= beta
-	mb.sum *= beta
-	mb.pos *= beta
-	mb.neg *= beta
+	// float64(…): never fused with the additions that follow.
+	mb.sc = float64(mb.sc * beta)
+	mb.sw = float64(mb.sw * beta)
+	mb.tp = float64(mb.tp * beta)
+	mb.tn = float64(mb.tn * beta)
+	mb.fp = float64(mb.fp * beta)
+	mb.fn = float64(mb.fn * beta)
+	mb.sum = float64(mb.sum * beta)
+	mb.pos = float64(mb.pos * beta)
+	mb.neg = float64(mb.neg * beta)
 }
 
 // learnOzaBoost is online boosting (Alg. onlineadaboost).

@@ -90,8 +90,10 @@ func (e *ensemble) Learn(x []float64, positive bool) error {
 	}
 	e.examples++
 	e.memoHit = e.memoValid && equalVectors(x, e.memoX)
-	e.nPos *= e.beta
-	e.nNeg *= e.beta
+	// Explicit rounding: never fused with the increment below into an
+	// FMA, so every architecture counts alike (internal/detmath).
+	e.nPos = float64(e.nPos * e.beta)
+	e.nNeg = float64(e.nNeg * e.beta)
 	if positive {
 		e.nPos++
 	} else {

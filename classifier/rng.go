@@ -94,7 +94,7 @@ func (s *stream) poisson(lambda float64) int {
 		k := 0
 		for u > f {
 			k++
-			p *= lambda / float64(k)
+			p = float64(p * (lambda / float64(k))) // never fused with the sum below
 			if p == 0 { // the remaining tail is below float64 resolution
 				break
 			}
