@@ -190,3 +190,19 @@ jsonl = ""
 		t.Fatalf("a stuck pipeline sent %q", m)
 	}
 }
+
+// TestNotifierWindowAllocatesNothing: between keep-alives the per-window
+// hook is a clock read and a comparison.
+func TestNotifierWindowAllocatesNothing(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	n := &notifier{
+		send:  func(string) (bool, error) { t.Fatal("no keep-alive expected"); return false, nil },
+		now:   func() time.Time { return t0 },
+		every: time.Hour,
+		last:  t0,
+		log:   slog.New(slog.DiscardHandler),
+	}
+	if a := testing.AllocsPerRun(1000, n.window); a != 0 {
+		t.Errorf("window allocates %v times per call", a)
+	}
+}
