@@ -95,7 +95,7 @@ func (s *stream) poisson(lambda float64) int {
 		for u > f {
 			k++
 			p = float64(p * (lambda / float64(k))) // never fused with the sum below
-			if p == 0 { // the remaining tail is below float64 resolution
+			if p == 0 {                            // the remaining tail is below float64 resolution
 				break
 			}
 			f += p
