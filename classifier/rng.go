@@ -94,8 +94,9 @@ func (s *stream) poisson(lambda float64) int {
 		k := 0
 		for u > f {
 			k++
-			p = float64(p * (lambda / float64(k))) // never fused with the sum below
-			if p == 0 {                            // the remaining tail is below float64 resolution
+			// float64(…): never fused with the sum below.
+			p = float64(p * (lambda / float64(k)))
+			if p == 0 { // the remaining tail is below float64 resolution
 				break
 			}
 			f += p
