@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -98,6 +99,29 @@ type MQTTStats struct {
 	Labels, DroppedLabels, RejectedFeedback uint64
 }
 
+// probeStore creates the store directory if needed and checks a file can
+// be written in it. paho's file store panics on an I/O error, so an
+// unusable directory (missing, wrong owner, read-only) must be found here,
+// at start, as an error that names it. A disk that fills up later can
+// still make paho panic; systemd then restarts the daemon.
+func probeStore(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("alert: mqtt store %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return fmt.Errorf("alert: mqtt store %s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	_, werr := f.Write([]byte("ictal"))
+	cerr := f.Close()
+	os.Remove(name)
+	if werr != nil || cerr != nil {
+		return fmt.Errorf("alert: mqtt store %s is not writable: %v", dir, errors.Join(werr, cerr))
+	}
+	return nil
+}
+
 // NewMQTT validates cfg, opens the store and starts connecting in the
 // background: it returns at once even when the broker is unreachable, and
 // keeps trying with exponential back-off up to MaxReconnectInterval.
@@ -111,6 +135,9 @@ func NewMQTT(cfg MQTTConfig, log *slog.Logger) (*MQTT, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = log.With(slog.String("client_id", c.ClientID))
+	if err := probeStore(c.StoreDir); err != nil {
+		return nil, err
+	}
 	opts, err := c.Connection.ClientOptions(c.ClientID)
 	if err != nil {
 		return nil, err

@@ -90,3 +90,25 @@ func TestMQTTCloseWithoutBrokerIsBounded(t *testing.T) {
 		t.Errorf("store holds %v", files)
 	}
 }
+
+func TestNewMQTTRejectsAnUnusableStore(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "not-a-dir")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := MQTTConfig{Connection: Connection{Brokers: []string{"tcp://127.0.0.1:1"}}, Site: "ward-7", Bed: "bed-3", StoreDir: filepath.Join(file, "store")}
+	if _, err := NewMQTT(cfg, nil); err == nil || !strings.Contains(err.Error(), "mqtt store") {
+		t.Errorf("a store under a regular file: %v", err)
+	}
+	// A missing directory is created.
+	cfg.StoreDir = filepath.Join(dir, "a", "b")
+	m, err := NewMQTT(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if fi, err := os.Stat(cfg.StoreDir); err != nil || !fi.IsDir() {
+		t.Errorf("store dir not created: %v", err)
+	}
+}
