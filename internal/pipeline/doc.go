@@ -13,8 +13,8 @@
 //
 // A window is unusable when, anywhere inside it, a frame was lost (a gap:
 // state signal-lost), an electrode was off, a channel saturated, or a
-// channel stayed flat (within Quality.FlatMicrovolts) for the whole window
-// (state electrode-off). An unusable window is not scored (score 0, which
+// channel stayed flat (within Quality.FlatMicrovolts) for the whole window,
+// or a sample was NaN, infinite or beyond ±1 V (state electrode-off). An unusable window is not scored (score 0, which
 // the detector counts as negative) and not learned; the state returns to
 // online with the first good window. One bad channel makes the window
 // unusable: its features would be outside anything the model learned.

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -41,6 +42,8 @@ func (t *tamper) ReadFrame(f *acquire.Frame) error {
 		case "saturated":
 			f.Saturated |= 1 << x.channel
 			f.Flags |= acquire.FlagSaturated
+		case "nan":
+			f.Samples[x.channel] = math.NaN()
 		case "gap":
 			if f.Time == x.from {
 				f.Flags |= acquire.FlagGap
@@ -57,6 +60,7 @@ func TestQualityGating(t *testing.T) {
 		{60 * s, 70 * s, "leadoff", 1},
 		{90 * s, 95 * s, "saturated", 3},
 		{120 * s, 121 * s, "gap", 0},
+		{150 * s, 150*s + 100*time.Millisecond, "nan", 1},
 	}}
 	m := newModel(t, src, features.Config{}, "UOB")
 	rec := &recorder{Model: m}
@@ -83,6 +87,8 @@ func TestQualityGating(t *testing.T) {
 		{alert.StateOnline, "signal good", 97 * s},
 		{alert.StateSignalLost, "frames lost", 122 * s},
 		{alert.StateOnline, "signal good", 124 * s},
+		{alert.StateElectrodeOff, "invalid samples", 151 * s},
+		{alert.StateOnline, "signal good", 153 * s},
 	}
 	info := src.Info()
 	if len(sink.states) != len(want) {

@@ -308,6 +308,9 @@ func (p *Pipeline) window() {
 	start := end - p.winLen
 	p.stats.Windows++
 	kind, ch := p.qual.window()
+	if kind == okay && p.ext.Invalid() > 0 {
+		kind = invalidProblem
+	}
 	usable := kind == okay
 	x := p.ext.Vector(p.x)
 	var score float64

@@ -73,6 +73,7 @@ const (
 	leadProblem
 	satProblem
 	flatProblem
+	invalidProblem // the extractor replaced NaN, Inf or absurd samples
 )
 
 // window judges the window ending at the latest frame: the kind of the
@@ -112,6 +113,8 @@ func stateOf(kind, channel int, labels []string) (alert.State, string) {
 		return alert.StateElectrodeOff, "saturation on " + name()
 	case flatProblem:
 		return alert.StateElectrodeOff, "flat line on " + name()
+	case invalidProblem:
+		return alert.StateElectrodeOff, "invalid samples (NaN, infinite or beyond ±1 V)"
 	}
 	return alert.StateOnline, "signal good"
 }
