@@ -225,7 +225,7 @@ func (m *MQTT) Alert(e *Event) error {
 }
 
 // EventEnd implements Sink: the end of the event (AppendEventEnd) is
-// queued for the alert topic with QoS 1, never dropped.
+// queued for the …/end topic with QoS 1, never dropped.
 func (m *MQTT) EventEnd(e *Event) error {
 	m.mu.Lock()
 	if m.closed {

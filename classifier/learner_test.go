@@ -175,28 +175,13 @@ func TestLearnerForgettingRarePositives(t *testing.T) {
 				}
 				h.learn(x, y, 1)
 			}
-			if auc := lrnAUC(pos, neg); auc < tt.min {
+			if auc := testAUC(pos, neg); auc < tt.min {
 				t.Errorf("prequential AUC %.3f, want ≥ %.2f", auc, tt.min)
 			}
 		})
 	}
 }
 
-// lrnAUC is the Mann–Whitney AUC, ties counted ½.
-func lrnAUC(pos, neg []float64) float64 {
-	var s float64
-	for _, p := range pos {
-		for _, n := range neg {
-			switch {
-			case p > n:
-				s++
-			case p == n:
-				s += 0.5
-			}
-		}
-	}
-	return s / float64(len(pos)*len(neg))
-}
 
 func TestLearnerUntrainedAndOneClass(t *testing.T) {
 	x := []float64{1, 2, 3}
