@@ -182,7 +182,6 @@ func TestLearnerForgettingRarePositives(t *testing.T) {
 	}
 }
 
-
 func TestLearnerUntrainedAndOneClass(t *testing.T) {
 	x := []float64{1, 2, 3}
 	for _, kind := range lrnKinds {
