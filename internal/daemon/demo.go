@@ -43,6 +43,9 @@ type DemoOptions struct {
 // second one with seizures at an accelerated pace through the whole
 // pipeline, printing each alert as it is raised and a summary to out.
 func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (eval.Summary, error) {
+	// The pipeline's sinks and the MQTT subscriber print from different
+	// goroutines: every line goes through one locked writer.
+	out = &syncWriter{w: out}
 	if o.Duration == 0 {
 		o.Duration = 5 * time.Minute
 	}
@@ -115,7 +118,7 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	printer := &printer{w: out}
 	sinks := []alert.Sink{printer}
 	if o.MQTTListen != "" {
-		pub, stop, err := demoMQTT(ctx, o, printer, out, log)
+		pub, stop, err := demoMQTT(ctx, o, out, log)
 		if err != nil {
 			return eval.Summary{}, err
 		}
@@ -156,6 +159,18 @@ func ratio(v float64) string {
 func clock(d time.Duration) string {
 	d = d.Round(time.Second)
 	return fmt.Sprintf("%d:%02d:%02d", int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60)
+}
+
+// syncWriter serialises writes; fmt.Fprintf makes one Write per line.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 // printer is a Sink that prints alerts and state changes for a person.

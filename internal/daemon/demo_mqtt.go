@@ -18,7 +18,7 @@ import (
 
 // demoMQTT starts the embedded broker, a publisher for the demo's bed and
 // a subscriber that reports what the broker delivers.
-func demoMQTT(ctx context.Context, o DemoOptions, p *printer, out io.Writer, log *slog.Logger) (*alert.MQTT, func(), error) {
+func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (*alert.MQTT, func(), error) {
 	br, err := alert.StartBroker(o.MQTTListen, nil)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		fmt.Fprintf(out, "ictald demo: %s is taken; the embedded broker uses a free port instead\n", o.MQTTListen)
@@ -64,9 +64,7 @@ func demoMQTT(ctx context.Context, o DemoOptions, p *printer, out io.Writer, log
 		if msg.State != "" {
 			what = msg.State
 		}
-		p.mu.Lock()
 		fmt.Fprintf(out, "            ↳ MQTT %s  %s\n", m.Topic(), what)
-		p.mu.Unlock()
 	})
 	tok.WaitTimeout(5 * time.Second)
 	stop := func() {
