@@ -73,6 +73,9 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	patient := func(d time.Duration, n int, seed uint64) (*synth.Patient, error) {
 		c := synth.DefaultConfig()
 		c.Channels, c.Duration, c.Seizures, c.Seed = o.Channels, d, n, seed
+		// Recordings start now, so the alerts' times are today's (the
+		// monitored one then runs ahead of the wall clock by its speed).
+		c.Start = time.Now().UTC().Truncate(time.Second)
 		return synth.New(c)
 	}
 
