@@ -119,3 +119,14 @@ func TestDemo(t *testing.T) {
 		}
 	}
 }
+
+func TestDemoShortDurations(t *testing.T) {
+	var out bytes.Buffer
+	if _, err := Demo(context.Background(), DemoOptions{Duration: time.Minute, Speed: 1000, TrainDuration: 10 * time.Minute, TrainSeizures: 2}, &out, slog.New(slog.DiscardHandler)); err == nil || !strings.Contains(err.Error(), "too short") {
+		t.Errorf("a 1-minute demo with a seizure: %v", err)
+	}
+	sum, err := Demo(context.Background(), DemoOptions{Duration: 2 * time.Minute, Speed: 1000, TrainDuration: 10 * time.Minute, TrainSeizures: 2}, &out, slog.New(slog.DiscardHandler))
+	if err != nil || len(sum.Seizures) != 1 {
+		t.Errorf("a 2-minute demo: %v, %d seizures", err, len(sum.Seizures))
+	}
+}

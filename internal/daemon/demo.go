@@ -70,9 +70,20 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	if o.Bed == "" {
 		o.Bed = "bed-1"
 	}
+	if need := time.Duration(o.Seizures) * (synth.SeizureGap + synth.MinSeizure); o.Duration < need {
+		return eval.Summary{}, fmt.Errorf("-duration %v is too short for %d seizures: at least %v", o.Duration, o.Seizures, need)
+	}
 	patient := func(d time.Duration, n int, seed uint64) (*synth.Patient, error) {
 		c := synth.DefaultConfig()
 		c.Channels, c.Duration, c.Seizures, c.Seed = o.Channels, d, n, seed
+		// Short recordings get shorter seizures, so each still fits in its
+		// slot with synth.SeizureGap around it.
+		if n > 0 {
+			if room := d/time.Duration(n) - synth.SeizureGap; room < c.SeizureMax || c.SeizureMax == 0 {
+				c.SeizureMax = min(synth.DefaultSeizureMax, room)
+				c.SeizureMin = min(synth.DefaultSeizureMin, c.SeizureMax)
+			}
+		}
 		// Recordings start now, so the alerts' times are today's (the
 		// monitored one then runs ahead of the wall clock by its speed).
 		c.Start = time.Now().UTC().Truncate(time.Second)
