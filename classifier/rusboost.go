@@ -17,6 +17,25 @@ package classifier
 //
 // RUS1 and RUS2 are undefined until both classes have been seen (n⁺ or n⁻
 // is 0); until then λ^RUS = λ, plain online boosting.
+// tally adds the example's λ to member mb's λ^POS or λ^NEG (RUS, SBO).
+func (mb *member) tally(positive bool, lambda float64) {
+	if positive {
+		mb.pos += lambda
+	} else {
+		mb.neg += lambda
+	}
+}
+
+// share is the member's weighted share of the example's class,
+// λ^POS/(λ^POS+λ^NEG) or λ^NEG/(λ^POS+λ^NEG): the online estimate of the
+// paper's D_m⁺ or D_m⁻. It is positive once tally has counted the example.
+func (mb *member) share(positive bool) float64 {
+	if positive {
+		return mb.pos / (mb.pos + mb.neg)
+	}
+	return mb.neg / (mb.pos + mb.neg)
+}
+
 func (e *ensemble) learnRUS(x []float64, positive bool) {
 	C := e.cfg.C
 	np, nn := e.nPos, e.nNeg
@@ -24,11 +43,7 @@ func (e *ensemble) learnRUS(x []float64, positive bool) {
 	for m := range e.members {
 		mb := &e.members[m]
 		mb.decay(e.beta)
-		if positive {
-			mb.pos += lambda
-		} else {
-			mb.neg += lambda
-		}
+		mb.tally(positive, lambda)
 		rate := lambda
 		switch {
 		case e.alg == algRUS3:
@@ -46,9 +61,9 @@ func (e *ensemble) learnRUS(x []float64, positive bool) {
 			}
 		case e.alg == algRUS2:
 			if positive {
-				rate = lambda * np / (np + nn) / (mb.pos / (mb.pos + mb.neg))
+				rate = lambda * np / (np + nn) / mb.share(true)
 			} else {
-				rate = lambda * C * np / (np + nn) / (mb.neg / (mb.pos + mb.neg))
+				rate = lambda * C * np / (np + nn) / mb.share(false)
 			}
 		}
 		mb.lambda, mb.rate = lambda, rate

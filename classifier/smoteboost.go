@@ -23,17 +23,13 @@ func (e *ensemble) learnSMOTEBoost(x []float64, positive bool) {
 	for m := range e.members {
 		mb := &e.members[m]
 		mb.decay(e.beta)
-		if positive {
-			mb.pos += lambda
-		} else {
-			mb.neg += lambda
-		}
+		mb.tally(positive, lambda)
 		rate, srate := lambda, 0.0
 		if e.alg == algSBO2 && np > 0 && nn > 0 {
 			if positive {
-				rate = lambda * np / (np + nn) / (mb.pos / (mb.pos + mb.neg))
+				rate = lambda * np / (np + nn) / mb.share(true)
 			} else {
-				rate = lambda * nn / (np + nn) / (mb.neg / (mb.pos + mb.neg))
+				rate = lambda * nn / (np + nn) / mb.share(false)
 			}
 		}
 		if positive {

@@ -69,12 +69,13 @@ listen = "`+addr+`"
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
 	defer cancel()
 	done := make(chan error, 1)
-	started := time.Now()
 	go func() { done <- Run(ctx, cfg, log, Options{}) }()
 
-	var opts *mqtt.ClientOptions
 	conn := alert.Connection{Brokers: []string{"tcp://" + addr}}
-	opts, _ = conn.ClientOptions("clinician")
+	opts, err := conn.ClientOptions("clinician")
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := mqtt.NewClient(opts)
 	for i := 0; ; i++ {
 		tok := c.Connect()
@@ -106,7 +107,6 @@ listen = "`+addr+`"
 	time.Sleep(1500 * time.Millisecond)
 	start := since.Add(-2 * time.Second)
 	fb := fmt.Sprintf(`{"v":1,"start":%q,"end":%q,"label":"non-seizure"}`, start.Format(time.RFC3339Nano), start.Add(20*time.Second).Format(time.RFC3339Nano))
-	_ = started
 	c.Publish("ictal/ward-7/bed-3/feedback", 1, false, fb).Wait()
 	time.Sleep(1500 * time.Millisecond)
 	cancel()

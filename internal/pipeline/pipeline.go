@@ -133,7 +133,6 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		winLen: time.Duration(float64(ext.Window()) / info.Rate * float64(time.Second)),
 		labelC: make(chan alert.Label, 64),
 		detC:   make(chan alert.DetectorConfig, 1),
-		state:  "",
 		now:    time.Now,
 	}
 	p.qual = newQuality(len(labels), ext.Window(), c.Quality.FlatMicrovolts)
