@@ -113,12 +113,46 @@
 // discards until the line is quiet for 100 ms, rather than flushing the
 // terminal, which would also discard the 's' not yet sent.
 //
+// # Recordings
+//
+// File reads what OpenBCI boards leave on disk (OpenFile recognises the
+// format by content):
+//
+//   - the OpenBCI GUI's "OpenBCI Raw EXG Data" text (v5, v6; Cyton 8 and
+//     Daisy 16 channels): '%' lines give the channel count ("%Number of
+//     channels = 8"), the rate ("%Sample Rate = 250 Hz") and the board
+//     ("%Board = OpenBCI_GUI$BoardCytonSerial"); a line names the columns
+//     ("Sample Index, EXG Channel 0, …, Accel Channel 0, …, Timestamp,
+//     Marker Channel, Timestamp (Formatted)"), and the columns are found by
+//     those names; EXG values are µV as written, the timestamp is Unix
+//     milliseconds;
+//   - BrainFlow's DataFilter.write_file CSV: no header, a row per sample
+//     with the rows of get_board_data as columns (tab-separated); the
+//     board is recognised by the column count of its descriptor in
+//     BrainFlow's src/board_controller/brainflow_boards.cpp (Cyton 24
+//     columns, EEG 1–8, timestamp 22 in Unix seconds, marker 23; Cyton
+//     Daisy 32, EEG 1–16, timestamp 30, marker 31, 125 Hz; Ganglion 15).
+//
+// The Cyton's packet counter (the GUI's Sample Index, BrainFlow's package
+// column) runs 0–255 and wraps; a skipped value is a dropped packet, so
+// the next frame has FlagGap and Seq jumps, as with the serial stream.
+// The counters of Daisy and Ganglion files are not checked: their
+// stepping differs between GUI versions. Markers become zero-length
+// intervals. A final row cut short (the recorder was killed mid-write)
+// ends the recording and File.Truncated says so; any other malformed row
+// is an error naming the file, line and column, and OpenFile checks every
+// row before the first frame is served.
+//
 // # References
 //
 //   - OpenBCI, "Cyton Data Format", docs.openbci.com/Cyton/CytonDataFormat
 //     (packet layout, footer table, scale factors, Daisy interleaving).
 //   - OpenBCI, "Cyton Board SDK", docs.openbci.com/Cyton/CytonSDK
 //     (commands b s v c C, replies ending in "$$$").
+//   - OpenBCI GUI, "OpenBCI Raw EXG Data" files as written by its
+//     DataWriter (v5, v6), e.g. OpenBCI_GUI/data/EEG_Sample_Data.
+//   - BrainFlow, "Data Format Description" and the board descriptors in
+//     src/board_controller/brainflow_boards.cpp.
 //   - Texas Instruments, ADS1299 datasheet (SBAS499), data format: 24-bit
 //     two's complement, full scale ±VREF/gain with VREF = 4.5 V.
 package openbci
