@@ -1,8 +1,10 @@
-// Package alert turns window scores into seizure events and carries them to
-// clinicians: the decision (score threshold, k of the last n windows, quiet
-// period, refractory period), the messages of ictal's MQTT contract (alerts,
-// status, scores, feedback), a JSON-lines sink, and the MQTT publisher,
-// feedback subscriber and embedded broker.
+// Package alert turns window scores into seizure events and says what they
+// are: the decision (score threshold, k of the last n windows, quiet
+// period, refractory period), the messages of ictal's MQTT contract
+// (alerts, status, scores, feedback), the Sink interface through which the
+// pipeline hands them on, a JSON-lines sink and an in-memory EventLog. It
+// depends on the standard library only; the MQTT transport (publisher,
+// feedback subscriber, embedded broker) is alert/mqtt.
 //
 // Every payload is UTF-8 JSON with "v":1, as DESIGN.md's MQTT contract
 // specifies; the Append functions encode them into a caller's buffer
@@ -67,20 +69,33 @@ type Score struct {
 	Usable bool
 }
 
-// Sink receives what the pipeline produces. Methods are called from the
-// pipeline's goroutine and must not block on the network: a sink that
-// publishes queues and returns.
+// Sink receives what the pipeline produces. Its methods are called from
+// the pipeline's goroutine and must not block on the network: a sink that
+// publishes queues and returns. Alert is all a sink must do; it takes the
+// rest by implementing EventEnder, StatusSink, ScoreSink or io.Closer,
+// which the pipeline finds by type assertion once, when it is built.
 type Sink interface {
-	// Alert is called once when an event is detected.
+	// Alert is called once when an event is detected. The sink must copy
+	// what it keeps: e is reused.
 	Alert(e *Event) error
+}
+
+// EventEnder is a Sink that wants to know when events end.
+type EventEnder interface {
 	// EventEnd is called once when the event ends (End set).
 	EventEnd(e *Event) error
+}
+
+// StatusSink is a Sink that follows the monitor's state.
+type StatusSink interface {
 	// Status is called when the monitor's state changes.
 	Status(s Status) error
+}
+
+// ScoreSink is a Sink that takes every window's score.
+type ScoreSink interface {
 	// Score is called for every window.
 	Score(s Score) error
-	// Close flushes and releases the sink.
-	Close() error
 }
 
 // Verdicts of clinician feedback on an alert.
@@ -89,9 +104,11 @@ const (
 	VerdictRejected  = "rejected"
 )
 
-// Label is a labelled interval fed back to the learner: from clinician
-// feedback (a confirmed or rejected alert, or an interval they mark) or
-// from a recording's annotations.
+// Label is a clinician's label fed back to the learner: a confirmed or
+// rejected alert, or an interval they mark, as the feedback payload of the
+// MQTT contract carries it (ParseFeedback). A recording's annotations do
+// not travel as Labels: the pipeline reads them from the source
+// (acquire.Labeled).
 type Label struct {
 	// AlertID, when set, names the alert the label is about; Start and End
 	// are then filled in by the pipeline from the alert it raised.
@@ -100,6 +117,7 @@ type Label struct {
 	Start, End time.Time
 	// Seizure is the label of the windows inside the interval.
 	Seizure bool
-	// From says where the label came from, for logs ("mqtt", "annotation").
+	// From says where the label came from, for logs: "mqtt" for the
+	// contract's feedback payload.
 	From string
 }

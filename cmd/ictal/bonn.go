@@ -154,37 +154,23 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// traceSink keeps the window scores and events of a replay for plotting.
-type traceSink struct {
-	t      []time.Duration
-	score  []float64
-	events [][2]time.Duration
-}
-
-func (s *traceSink) Alert(e *alert.Event) error {
-	s.events = append(s.events, [2]time.Duration{e.OnsetOffset, e.DetectedOffset})
-	return nil
-}
-
-func (s *traceSink) EventEnd(e *alert.Event) error {
-	for i := range s.events {
-		if s.events[i][0] == e.OnsetOffset {
-			s.events[i][1] = e.EndOffset
+// trace returns the usable window scores of a replay and its events'
+// onsets and ends (the detection time while still going on), for plotting.
+func trace(l *alert.EventLog) (t []time.Duration, score []float64, events [][2]time.Duration) {
+	for _, sc := range l.WindowScores() {
+		if sc.Usable {
+			t, score = append(t, sc.Offset), append(score, sc.Score)
 		}
 	}
-	return nil
-}
-
-func (s *traceSink) Status(alert.Status) error { return nil }
-
-func (s *traceSink) Score(sc alert.Score) error {
-	if sc.Usable {
-		s.t, s.score = append(s.t, sc.Offset), append(s.score, sc.Score)
+	for _, e := range l.Events() {
+		end := e.EndOffset
+		if e.End.IsZero() {
+			end = e.DetectedOffset
+		}
+		events = append(events, [2]time.Duration{e.OnsetOffset, end})
 	}
-	return nil
+	return t, score, events
 }
-
-func (s *traceSink) Close() error { return nil }
 
 // halfOf keeps the first, third, … ("a") or second, fourth, … ("b")
 // segment of each set in name order (S001, S003, … or S002, S004, …).
@@ -272,7 +258,7 @@ func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFl
 				return nil, err
 			}
 		}
-		tr := &traceSink{}
+		tr := &alert.EventLog{Scores: true}
 		rep, err := runFile(ctx, path, r, model, mf, pipeline.LearnAnnotations, []alert.Sink{tr}, log)
 		if err != nil {
 			return nil, err
@@ -284,7 +270,8 @@ func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFl
 				th = 0.5
 			}
 			title := fmt.Sprintf("%s: %d/%d seizures detected, %d false alarms", label, rep.Detected, rep.Seizures, rep.FalseAlarms)
-			if err := bonn.PlotTrace(filepath.Join(plotDir, "concat_"+label+".png"), title, tr.t, tr.score, r.Intervals(), tr.events, th); err != nil {
+			ts, score, events := trace(tr)
+			if err := bonn.PlotTrace(filepath.Join(plotDir, "concat_"+label+".png"), title, ts, score, r.Intervals(), events, th); err != nil {
 				return nil, err
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/ictal/ictal/alert"
 )
@@ -15,7 +15,7 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 	b := testBroker(t)
 	got := make(chan []byte, 10)
 	sub := publisher(t, b.URL())
-	if tok := sub.Subscribe("ictal/ward-7/bed-3/feedback", 1, func(_ mqtt.Client, m mqtt.Message) { got <- m.Payload() }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+	if tok := sub.Subscribe("ictal/ward-7/bed-3/feedback", 1, func(_ paho.Client, m paho.Message) { got <- m.Payload() }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatal(tok.Error())
 	}
 	id := alert.NewID()

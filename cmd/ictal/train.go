@@ -165,7 +165,7 @@ func labelsFor(r *edf.Replay, path, summary string) (labeledSource, error) {
 
 // runFile runs one recording through the pipeline and reports it.
 func runFile(ctx context.Context, path string, r labeledSource, model classifier.Model, mf *modelFlags, mode string, sinks []alert.Sink, log *slog.Logger) (fileReport, error) {
-	ev := &eventLog{}
+	ev := &alert.EventLog{}
 	pc := pipeline.Config{Learning: pipeline.Learning{Mode: mode}, Detector: alert.DetectorConfig{Threshold: mf.threshold, K: mf.k, N: mf.n}}
 	p, err := pipeline.New(r, mf.features(), model, pc, append([]alert.Sink{ev}, sinks...), pipeline.Hooks{}, log)
 	if err != nil {
@@ -179,7 +179,7 @@ func runFile(ctx context.Context, path string, r labeledSource, model classifier
 	st := p.Stats()
 	info := r.Info()
 	dur := time.Duration(float64(st.Frames) / info.Rate * float64(time.Second))
-	ref, hyp := eval.FromIntervals(r.Intervals()), eval.FromAlerts(ev.events, dur)
+	ref, hyp := eval.FromIntervals(r.Intervals()), eval.FromAlerts(ev.Events(), dur)
 	sum := eval.Events(ref, hyp, dur, eval.DefaultParams())
 	smp := eval.Samples(ref, hyp, dur)
 	rep := fileReport{Type: "file", File: path, Duration: dur.Seconds(), Channels: len(info.Channels), Windows: st.Windows, Usable: st.Usable,
@@ -195,22 +195,6 @@ func runFile(ctx context.Context, path string, r labeledSource, model classifier
 	}
 	return rep, nil
 }
-
-// eventLog is a Sink that keeps the events for scoring.
-type eventLog struct{ events []alert.Event }
-
-func (l *eventLog) Alert(e *alert.Event) error { l.events = append(l.events, *e); return nil }
-func (l *eventLog) EventEnd(e *alert.Event) error {
-	for i := range l.events {
-		if l.events[i].ID == e.ID {
-			l.events[i] = *e
-		}
-	}
-	return nil
-}
-func (l *eventLog) Status(alert.Status) error { return nil }
-func (l *eventLog) Score(alert.Score) error   { return nil }
-func (l *eventLog) Close() error              { return nil }
 
 // runTrain implements `ictal train -o MODEL FILE.edf...`.
 func runTrain(args []string, stdout, stderr io.Writer) error {

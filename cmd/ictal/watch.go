@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 func init() {
@@ -47,7 +47,7 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 
 	var mu sync.Mutex // serialises output; handlers may run concurrently
 	printed := 0
-	handler := func(_ mqtt.Client, m mqtt.Message) {
+	handler := func(_ paho.Client, m paho.Message) {
 		if !*scores && len(m.Topic()) >= 6 && m.Topic()[len(m.Topic())-6:] == "/score" {
 			return
 		}
@@ -63,11 +63,11 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	subErr := make(chan error, 1)
-	onConnect := func(c mqtt.Client) {
+	onConnect := func(c paho.Client) {
 		tok := c.Subscribe(*topic, 1, handler)
 		tok.Wait()
 		err := tok.Error()
-		if st, ok := tok.(*mqtt.SubscribeToken); ok && err == nil && st.Result()[*topic] == 0x80 {
+		if st, ok := tok.(*paho.SubscribeToken); ok && err == nil && st.Result()[*topic] == 0x80 {
 			err = errors.New("refused by the broker (ACL)")
 		}
 		if err != nil {

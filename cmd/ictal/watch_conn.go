@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt"
 )
 
 // connFlags are the broker, TLS and authentication flags shared by
@@ -34,8 +34,8 @@ func addConnFlags(fs *flag.FlagSet, defBroker string) *connFlags {
 }
 
 // connect connects to the broker once, with a clean session.
-func (c *connFlags) connect(prefix string, onConnect mqtt.OnConnectHandler) (mqtt.Client, error) {
-	conn := alert.Connection{
+func (c *connFlags) connect(prefix string, onConnect paho.OnConnectHandler) (paho.Client, error) {
+	conn := mqtt.Connection{
 		Brokers: []string{c.broker}, CAFile: c.ca, CertFile: c.cert, KeyFile: c.key, ServerName: c.serverName,
 		Username: c.username, PasswordFile: c.passwordFile, ConnectTimeout: c.timeout,
 	}
@@ -51,7 +51,7 @@ func (c *connFlags) connect(prefix string, onConnect mqtt.OnConnectHandler) (mqt
 	}
 	opts.SetCleanSession(true).SetAutoReconnect(onConnect != nil).SetMaxReconnectInterval(30 * time.Second).
 		SetOnConnectHandler(onConnect)
-	cl := mqtt.NewClient(opts)
+	cl := paho.NewClient(opts)
 	tok := cl.Connect()
 	if !tok.WaitTimeout(c.timeout + time.Second) {
 		cl.Disconnect(0)

@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt"
 )
 
 func TestWatchLine(t *testing.T) {
@@ -71,9 +72,9 @@ func (l *lockedBuffer) String() string {
 }
 
 // testBroker starts the embedded broker for the command tests.
-func testBroker(t *testing.T) *alert.Broker {
+func testBroker(t *testing.T) *mqtt.Broker {
 	t.Helper()
-	b, err := alert.StartBroker("127.0.0.1:0", nil)
+	b, err := mqtt.StartBroker("127.0.0.1:0", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,9 +83,9 @@ func testBroker(t *testing.T) *alert.Broker {
 }
 
 // publisher is a plain client publishing test messages.
-func publisher(t *testing.T, url string) mqtt.Client {
+func publisher(t *testing.T, url string) paho.Client {
 	t.Helper()
-	c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker(url).SetClientID("test-publisher"))
+	c := paho.NewClient(paho.NewClientOptions().AddBroker(url).SetClientID("test-publisher"))
 	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("connect: %v", tok.Error())
 	}
@@ -92,7 +93,7 @@ func publisher(t *testing.T, url string) mqtt.Client {
 	return c
 }
 
-func publish(t *testing.T, c mqtt.Client, topic string, retained bool, payload []byte) {
+func publish(t *testing.T, c paho.Client, topic string, retained bool, payload []byte) {
 	t.Helper()
 	if tok := c.Publish(topic, 1, retained, payload); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("publish: %v", tok.Error())

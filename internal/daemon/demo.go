@@ -187,17 +187,18 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// printer is a Sink that prints alerts and state changes for a person.
+// printer is a Sink that prints alerts, event ends and state changes for
+// a person, and keeps the events (an alert.EventLog) for the summary.
 type printer struct {
 	mu  sync.Mutex
 	w   io.Writer
-	evs []alert.Event
+	log alert.EventLog
 }
 
 func (p *printer) Alert(e *alert.Event) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.evs = append(p.evs, *e)
+	p.log.Alert(e)
 	_, err := fmt.Fprintf(p.w, "  %s  SEIZURE ALERT  onset %s  score %.2f  channels %s  id %s\n",
 		clock(e.DetectedOffset), clock(e.OnsetOffset), e.Score, strings.Join(e.Channels, " "), e.ID)
 	return err
@@ -206,11 +207,7 @@ func (p *printer) Alert(e *alert.Event) error {
 func (p *printer) EventEnd(e *alert.Event) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i := range p.evs {
-		if p.evs[i].ID == e.ID {
-			p.evs[i] = *e
-		}
-	}
+	p.log.EventEnd(e)
 	_, err := fmt.Fprintf(p.w, "  %s  event ended    onset %s  end %s  peak score %.2f\n", clock(e.EndOffset), clock(e.OnsetOffset), clock(e.EndOffset), e.Score)
 	return err
 }
@@ -220,11 +217,8 @@ func (p *printer) Status(s alert.Status) error {
 	return err
 }
 
-func (p *printer) Score(alert.Score) error { return nil }
-func (p *printer) Close() error            { return nil }
-
 func (p *printer) events() []alert.Event {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]alert.Event(nil), p.evs...)
+	return append([]alert.Event(nil), p.log.Events()...)
 }

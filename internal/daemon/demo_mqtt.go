@@ -11,18 +11,18 @@ import (
 	"syscall"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt"
 )
 
 // demoMQTT starts the embedded broker, a publisher for the demo's bed and
 // a subscriber that reports what the broker delivers.
-func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (*alert.MQTT, func(), error) {
-	br, err := alert.StartBroker(o.MQTTListen, nil)
+func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (*mqtt.Publisher, func(), error) {
+	br, err := mqtt.StartBroker(o.MQTTListen, nil)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		fmt.Fprintf(out, "ictald demo: %s is taken; the embedded broker uses a free port instead\n", o.MQTTListen)
-		br, err = alert.StartBroker("127.0.0.1:0", nil)
+		br, err = mqtt.StartBroker("127.0.0.1:0", nil)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded broker: %w", err)
@@ -33,20 +33,20 @@ func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logge
 		return nil, nil, err
 	}
 	cleanup := func() { os.RemoveAll(store); br.Close() }
-	pub, err := alert.NewMQTT(alert.MQTTConfig{Connection: alert.Connection{Brokers: []string{br.URL()}},
+	pub, err := mqtt.New(mqtt.Config{Connection: mqtt.Connection{Brokers: []string{br.URL()}},
 		Site: o.Site, Bed: o.Bed, StoreDir: store}, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	conn := alert.Connection{Brokers: []string{br.URL()}}
+	conn := mqtt.Connection{Brokers: []string{br.URL()}}
 	opts, err := conn.ClientOptions(fmt.Sprintf("ictald-demo-watch-%d", time.Now().UnixNano()))
 	if err != nil {
 		pub.Close()
 		cleanup()
 		return nil, nil, err
 	}
-	sub := mqtt.NewClient(opts)
+	sub := paho.NewClient(opts)
 	if tok := sub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		pub.Close()
 		cleanup()
@@ -54,7 +54,7 @@ func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logge
 	}
 	fmt.Fprintf(out, "ictald demo: embedded MQTT broker at %s; watch it with: mosquitto_sub -h %s -t 'ictal/#' -v   (or ictal watch -broker %s)\n",
 		br.URL(), hostPortFlags(br.Addr()), br.URL())
-	tok := sub.Subscribe("ictal/#", 1, func(_ mqtt.Client, m mqtt.Message) {
+	tok := sub.Subscribe("ictal/#", 1, func(_ paho.Client, m paho.Message) {
 		var msg struct {
 			ID    string `json:"id"`
 			State string `json:"state"`

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -39,10 +39,10 @@ func (c *Config) validateMQTT() error {
 
 // mqttConfig returns the publisher's configuration for the given broker
 // URLs (the embedded broker's when empty).
-func (c *Config) mqttConfig(url string) (alert.MQTTConfig, error) {
+func (c *Config) mqttConfig(url string) (mqtt.Config, error) {
 	m := c.MQTT
-	mc := alert.MQTTConfig{
-		Connection: alert.Connection{Username: m.Username, Password: m.Password, PasswordFile: m.PasswordFile,
+	mc := mqtt.Config{
+		Connection: mqtt.Connection{Username: m.Username, Password: m.Password, PasswordFile: m.PasswordFile,
 			CAFile: m.CAFile, CertFile: m.CertFile, KeyFile: m.KeyFile, ServerName: m.ServerName},
 		Site: c.Site.Site, Bed: c.Site.Bed, Prefix: m.Prefix, ClientID: m.ClientID, StoreDir: m.StoreDir,
 		Scores: m.Scores, QueueSize: m.QueueSize, MaxReconnectInterval: time.Duration(m.MaxReconnect),
@@ -68,15 +68,15 @@ func (c *Config) mqttConfig(url string) (alert.MQTTConfig, error) {
 // startMQTT starts the embedded broker if configured and the publisher,
 // and forwards clinicians' feedback to the pipeline. The returned stop
 // function closes them (publisher first).
-func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*alert.MQTT, func(), error) {
+func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*mqtt.Publisher, func(), error) {
 	if c.MQTT.Broker == "" {
 		return nil, func() {}, nil
 	}
-	var br *alert.Broker
+	var br *mqtt.Broker
 	url := ""
 	if c.MQTT.Broker == "embedded" {
 		var err error
-		br, err = alert.StartBroker(c.MQTT.Listen, log)
+		br, err = mqtt.StartBroker(c.MQTT.Listen, log)
 		if err != nil {
 			return nil, nil, fmt.Errorf("mqtt.listen %s: %w", c.MQTT.Listen, err)
 		}
@@ -90,7 +90,7 @@ func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*alert.MQTT, f
 		}
 		return nil, nil, err
 	}
-	pub, err := alert.NewMQTT(mc, log.With(slog.String("component", "mqtt")))
+	pub, err := mqtt.New(mc, log.With(slog.String("component", "mqtt")))
 	if err != nil {
 		if br != nil {
 			br.Close()
@@ -111,7 +111,7 @@ func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*alert.MQTT, f
 // forwardLabels passes clinicians' feedback from the publisher to the
 // pipeline until ctx is done, dropping (and logging) labels the pipeline
 // cannot take at once.
-func forwardLabels(ctx context.Context, pub *alert.MQTT, p *pipeline.Pipeline, log *slog.Logger) {
+func forwardLabels(ctx context.Context, pub *mqtt.Publisher, p *pipeline.Pipeline, log *slog.Logger) {
 	in, out := pub.Labels(), p.Labels()
 	for {
 		select {

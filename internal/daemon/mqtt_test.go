@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt"
 )
 
 func freePort(t *testing.T) string {
@@ -71,12 +71,12 @@ listen = "`+addr+`"
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, cfg, log, Options{}) }()
 
-	conn := alert.Connection{Brokers: []string{"tcp://" + addr}}
+	conn := mqtt.Connection{Brokers: []string{"tcp://" + addr}}
 	opts, err := conn.ClientOptions("clinician")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := mqtt.NewClient(opts)
+	c := paho.NewClient(opts)
 	for i := 0; ; i++ {
 		tok := c.Connect()
 		if tok.WaitTimeout(time.Second) && tok.Error() == nil {
@@ -89,7 +89,7 @@ listen = "`+addr+`"
 	}
 	defer c.Disconnect(100)
 	status := make(chan string, 10) // payloads
-	c.Subscribe("ictal/ward-7/bed-3/status", 1, func(_ mqtt.Client, m mqtt.Message) { status <- string(m.Payload()) }).Wait()
+	c.Subscribe("ictal/ward-7/bed-3/status", 1, func(_ paho.Client, m paho.Message) { status <- string(m.Payload()) }).Wait()
 	var since time.Time
 	select {
 	case s := <-status:

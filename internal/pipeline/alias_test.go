@@ -6,6 +6,7 @@ type (
 	alertEvent  = alert.Event
 	alertStatus = alert.Status
 	alertScore  = alert.Score
+	alertSink   = alert.Sink
 )
 
 func alertK(k int) alert.DetectorConfig { return alert.DetectorConfig{K: k, N: 4} }

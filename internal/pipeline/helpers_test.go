@@ -22,7 +22,6 @@ func (c *collect) Alert(e *alert.Event) error    { c.alerts = append(c.alerts, *
 func (c *collect) EventEnd(e *alert.Event) error { c.ends = append(c.ends, *e); return nil }
 func (c *collect) Status(s alert.Status) error   { c.states = append(c.states, s); return nil }
 func (c *collect) Score(s alert.Score) error     { c.scores = append(c.scores, s); return nil }
-func (c *collect) Close() error                  { return nil }
 
 // recorder wraps a real model and records what it learns.
 type recorder struct {

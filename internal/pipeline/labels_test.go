@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/ictal/ictal/alert"
 	"testing"
 	"time"
 
@@ -66,11 +67,10 @@ func TestAnnotationLabels(t *testing.T) {
 	var starts []time.Duration
 	rec := &recorder{Model: m}
 	sink := &collect{}
-	p, err := New(src, defaultFeatures, rec, Config{Learning: Learning{Mode: LearnAnnotations}}, nil, Hooks{}, nil)
+	p, err := New(src, defaultFeatures, rec, Config{Learning: Learning{Mode: LearnAnnotations}}, []alert.Sink{sink}, Hooks{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.sinks = append(p.sinks, sink)
 	runAll(t, p)
 	for _, sc := range sink.scores {
 		starts = append(starts, sc.Offset-2*time.Second)

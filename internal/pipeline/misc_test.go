@@ -92,11 +92,10 @@ func TestSteadyStateAllocs(t *testing.T) {
 	for _, mode := range []string{LearnAnnotations, LearnFeedback} {
 		src := newPatient(t, 8, 30*time.Minute, 0, 5)
 		sink := &countingSink{}
-		p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: mode, Buffer: 2 * time.Minute, NegativeHorizon: time.Minute}}, nil, Hooks{}, nil)
+		p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: mode, Buffer: 2 * time.Minute, NegativeHorizon: time.Minute}}, []alertSink{sink}, Hooks{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.sinks = append(p.sinks, sink)
 		p.wall0 = time.Unix(0, 0)
 		p.lastCkpt = p.now()
 		for i := 0; i < 256*200; i++ { // warm up: fill the label buffer
@@ -126,11 +125,8 @@ func TestSteadyStateAllocs(t *testing.T) {
 // countingSink counts without keeping (no allocation).
 type countingSink struct{ scores int }
 
-func (c *countingSink) Alert(*alertEvent) error    { return nil }
-func (c *countingSink) EventEnd(*alertEvent) error { return nil }
-func (c *countingSink) Status(alertStatus) error   { return nil }
-func (c *countingSink) Score(alertScore) error     { c.scores++; return nil }
-func (c *countingSink) Close() error               { return nil }
+func (c *countingSink) Alert(*alertEvent) error { return nil }
+func (c *countingSink) Score(alertScore) error  { c.scores++; return nil }
 
 func TestReconfigure(t *testing.T) {
 	src := newPatient(t, 4, 3*time.Minute, 0, 1)

@@ -55,7 +55,7 @@ type Pipeline struct {
 	ext    *features.Extractor
 	model  classifier.Model
 	det    *alert.Detector
-	sinks  []alert.Sink
+	sinks  sinks
 	log    *slog.Logger
 	hooks  Hooks
 
@@ -126,7 +126,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 	}
 	p := &Pipeline{
 		cfg: c, src: src, info: info, labels: labels, ext: ext, model: model, det: det,
-		sinks: sinks, log: log, hooks: hooks,
+		log: log, hooks: hooks,
 		frame:  acquire.NewFrame(len(labels)),
 		x:      make([]float64, ext.Dim()),
 		period: time.Duration(float64(time.Second) / info.Rate),
@@ -135,6 +135,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		detC:   make(chan alert.DetectorConfig, 1),
 		now:    time.Now,
 	}
+	p.sinks = newSinks(sinks, log, &p.stats.SinkErrors)
 	p.qual = newQuality(len(labels), ext.Window(), c.Quality.FlatMicrovolts)
 	switch c.Learning.Mode {
 	case LearnAnnotations:
@@ -358,20 +359,7 @@ func (p *Pipeline) window() {
 	}
 }
 
-func (p *Pipeline) emit(s alert.Score) {
-	for _, k := range p.sinks {
-		if err := k.Score(s); err != nil {
-			p.sinkError("score", err)
-		}
-	}
-}
-
-func (p *Pipeline) sinkError(what string, err error) {
-	p.stats.SinkErrors++
-	if p.stats.SinkErrors < 10 || p.stats.SinkErrors%1000 == 0 {
-		p.log.Warn("sink failed", slog.String("message", what), slog.Any("err", err), slog.Int64("errors", p.stats.SinkErrors))
-	}
-}
+func (p *Pipeline) emit(s alert.Score) { p.sinks.score(s) }
 
 // setState publishes a change of the monitor's state.
 func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
@@ -381,11 +369,7 @@ func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
 	p.state = s
 	st := alert.Status{State: s, Since: p.wall(at), Reason: reason}
 	p.log.Info("state", slog.String("state", string(s)), slog.String("reason", reason))
-	for _, k := range p.sinks {
-		if err := k.Status(st); err != nil {
-			p.sinkError("status", err)
-		}
-	}
+	p.sinks.state(st)
 }
 
 // updateBaseline tracks each channel's typical line length on quiet,
@@ -443,11 +427,7 @@ func (p *Pipeline) startEvent(dec alert.Decision, x []float64) {
 	p.event = e
 	p.remember(alertRecord{id: e.ID, onset: dec.Onset})
 	p.log.Info("seizure detected", slog.String("id", e.ID), slog.Duration("onset", dec.Onset), slog.Float64("score", dec.Score))
-	for _, k := range p.sinks {
-		if err := k.Alert(e); err != nil {
-			p.sinkError("alert", err)
-		}
-	}
+	p.sinks.alert(e)
 }
 
 func (p *Pipeline) endEvent(end time.Duration, score float64) {
@@ -459,11 +439,7 @@ func (p *Pipeline) endEvent(end time.Duration, score float64) {
 			p.alerts[i].end = end
 		}
 	}
-	for _, k := range p.sinks {
-		if err := k.EventEnd(e); err != nil {
-			p.sinkError("event end", err)
-		}
-	}
+	p.sinks.eventEnd(e)
 }
 
 func (p *Pipeline) remember(r alertRecord) {

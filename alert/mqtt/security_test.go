@@ -1,9 +1,10 @@
-package alert
+package mqtt
 
 import (
+	"github.com/ictal/ictal/alert"
 	"os"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,7 +53,7 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 	seen := subscribe(t, alice, "ictal/ward-7/#")
 	m := newTestMQTT(t, cfg, nil)
 
-	waitFor(t, seen, 5*time.Second, "bed-3 online, read by the clinician", isState(bed3+"/status", StateOnline))
+	waitFor(t, seen, 5*time.Second, "bed-3 online, read by the clinician", isState(bed3+"/status", alert.StateOnline))
 	real1 := testEventN("ward-7", "bed-3")
 	m.Alert(real1)
 	waitFor(t, seen, 5*time.Second, "bed-3's alert", func(r received) bool { return alertID(r) == real1.ID })
@@ -64,16 +65,16 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 	bed4 := testClient(t, secureConn(b, pki, "ictald-ward-7-bed-4"), "ictald-ward-7-bed-4", true)
 	forged := testEventN("ward-7", "bed-3")
 	for i, p := range []struct {
-		c       mqtt.Client
+		c       paho.Client
 		topic   string
 		payload string
 	}{
-		{bed4, bed3 + "/alert", string(AppendAlert(nil, forged))},
-		{alice, bed3 + "/alert", string(AppendAlert(nil, forged))},
-		{bed4, bed3 + "/status", OfflinePayload},
+		{bed4, bed3 + "/alert", string(alert.AppendAlert(nil, forged))},
+		{alice, bed3 + "/alert", string(alert.AppendAlert(nil, forged))},
+		{bed4, bed3 + "/status", alert.OfflinePayload},
 		{bed4, bed3 + "/feedback", `{"v":1,"alert_id":"` + forged.ID + `","verdict":"confirmed"}`},
 		{alice, bed3 + "/feedback", `{"v":1,"alert_id":"` + real1.ID + `","verdict":"maybe"}`},
-		{alice, bed3 + "/feedback", `{"v":1,"alert_id":"` + real1.ID + `","verdict":"confirmed"}` + strings.Repeat(" ", MaxFeedbackSize)},
+		{alice, bed3 + "/feedback", `{"v":1,"alert_id":"` + real1.ID + `","verdict":"confirmed"}` + strings.Repeat(" ", alert.MaxFeedbackSize)},
 		{alice, bed3 + "/feedback", `{"v":1,"alert_id":"` + real1.ID + `","verdict":"rejected"}`},
 	} {
 		tok := p.c.Publish(p.topic, 1, false, p.payload)
@@ -101,7 +102,7 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 	real2 := testEventN("ward-7", "bed-3")
 	m.Alert(real2)
 	waitFor(t, seen, 5*time.Second, "the second alert", func(r received) bool {
-		if alertID(r) == forged.ID || isState(bed3+"/status", StateOffline)(r) {
+		if alertID(r) == forged.ID || isState(bed3+"/status", alert.StateOffline)(r) {
 			t.Errorf("forgery delivered: %s %s", r.topic, r.payload)
 		}
 		return alertID(r) == real2.ID
@@ -168,7 +169,7 @@ func TestReadmeDocumentsTheTestedACL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
-package alert
+package mqtt
 
 import (
+	"github.com/ictal/ictal/alert"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,13 +10,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 // ErrClosed is returned by the Sink methods of a closed MQTT publisher.
 var ErrClosed = errors.New("alert: mqtt publisher closed")
 
-// MQTT is the Sink that publishes a bed's alerts, status and scores to an
+// Publisher is the Sink that publishes a bed's alerts, status and scores to an
 // MQTT broker and takes clinician feedback from it, as DESIGN.md's MQTT
 // contract says.
 //
@@ -52,10 +53,10 @@ var ErrClosed = errors.New("alert: mqtt publisher closed")
 //
 // Feedback on the feedback topic (QoS 1) is validated by
 // Config().Feedback.Parse and delivered on Labels.
-type MQTT struct {
-	cfg    MQTTConfig
+type Publisher struct {
+	cfg    Config
 	log    *slog.Logger
-	client mqtt.Client
+	client paho.Client
 	q      *queue
 
 	topicAlert, topicEnd, topicStatus, topicScore, topicFeedback string
@@ -64,28 +65,28 @@ type MQTT struct {
 	connected chan struct{} // the client (re)connected
 	stop      chan struct{} // Close was called
 	done      chan struct{} // the publishing goroutine ended
-	labels    chan Label
+	labels    chan alert.Label
 
 	mu        sync.Mutex // guards what follows
 	closed    bool
 	labelsOff bool   // Labels is closed
-	buf       []byte // encoding scratch of the Sink methods
-	status    Status
+	buf       []byte // encoding scratch of the alert.Sink methods
+	status    alert.Status
 	hasStatus bool
 
 	published, acked, droppedOffline       atomic.Uint64
 	droppedLabels, rejected, labelsOut     atomic.Uint64
 	lastDropLog                            time.Time // publishing goroutine only
 	loggedScores, loggedStatus, loggedLabs uint64    // publishing goroutine only
-	pending                                []mqtt.Token
+	pending                                []paho.Token
 
 	failMu      sync.Mutex // guards the connection failure log's rate limit
 	lastFail    string
 	lastFailLog time.Time
 }
 
-// MQTTStats counts what the publisher did.
-type MQTTStats struct {
+// Stats counts what the publisher did.
+type Stats struct {
 	Queued int // messages waiting in the in-memory queue
 	// Published counts messages handed to the client (QoS 1 ones are then
 	// in the on-disk store); Acked the QoS 1 ones acknowledged.
@@ -122,11 +123,11 @@ func probeStore(dir string) error {
 	return nil
 }
 
-// NewMQTT validates cfg, opens the store and starts connecting in the
+// New validates cfg, opens the store and starts connecting in the
 // background: it returns at once even when the broker is unreachable, and
 // keeps trying with exponential back-off up to MaxReconnectInterval.
 // Messages are logged to log (nil: discarded); secrets never are.
-func NewMQTT(cfg MQTTConfig, log *slog.Logger) (*MQTT, error) {
+func New(cfg Config, log *slog.Logger) (*Publisher, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -142,18 +143,18 @@ func NewMQTT(cfg MQTTConfig, log *slog.Logger) (*MQTT, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &MQTT{
+	m := &Publisher{
 		cfg: c, log: log, q: newQueue(c.QueueSize),
 		topicAlert: c.Prefix + "/alert", topicEnd: c.Prefix + "/end", topicStatus: c.Prefix + "/status",
 		topicScore: c.Prefix + "/score", topicFeedback: c.Prefix + "/feedback",
 		wake: make(chan struct{}, 1), connected: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{}),
-		labels: make(chan Label, c.LabelBuffer),
+		labels: make(chan alert.Label, c.LabelBuffer),
 		buf:    make([]byte, 0, 512),
 	}
 	opts.SetCleanSession(false).
-		SetStore(mqtt.NewFileStore(c.StoreDir)).
-		SetBinaryWill(m.topicStatus, []byte(OfflinePayload), 1, true).
+		SetStore(paho.NewFileStore(c.StoreDir)).
+		SetBinaryWill(m.topicStatus, []byte(alert.OfflinePayload), 1, true).
 		SetAutoReconnect(true).
 		SetMaxReconnectInterval(c.MaxReconnectInterval).
 		SetConnectRetry(true).
@@ -163,11 +164,11 @@ func NewMQTT(cfg MQTTConfig, log *slog.Logger) (*MQTT, error) {
 		SetResumeSubs(true).
 		SetDefaultPublishHandler(m.onMessage).
 		SetOnConnectHandler(m.onConnect).
-		SetConnectionLostHandler(func(_ mqtt.Client, err error) {
+		SetConnectionLostHandler(func(_ paho.Client, err error) {
 			m.log.Warn("mqtt: connection lost; reconnecting", slog.String("error", err.Error()))
 		}).
 		SetConnectionNotificationHandler(m.onNotification)
-	m.client = mqtt.NewClient(opts)
+	m.client = paho.NewClient(opts)
 	// Connect opens the store and, with ConnectRetry, reserves the packet
 	// identifiers of the messages a previous process left in it, so
 	// alerts published before the first connection do not overwrite them;
@@ -187,15 +188,15 @@ func NewMQTT(cfg MQTTConfig, log *slog.Logger) (*MQTT, error) {
 // Labels returns the channel of validated clinician feedback. It is
 // bounded (LabelBuffer): when the reader falls behind, new labels are
 // dropped and counted. It is closed by Close.
-func (m *MQTT) Labels() <-chan Label { return m.labels }
+func (m *Publisher) Labels() <-chan alert.Label { return m.labels }
 
 // Config returns the effective configuration.
-func (m *MQTT) Config() MQTTConfig { return m.cfg }
+func (m *Publisher) Config() Config { return m.cfg }
 
 // Stats returns the publisher's counters.
-func (m *MQTT) Stats() MQTTStats {
+func (m *Publisher) Stats() Stats {
 	ds, dst := m.q.drops()
-	return MQTTStats{
+	return Stats{
 		Queued: m.q.len(), Published: m.published.Load(), Acked: m.acked.Load(),
 		DroppedScores: ds, DroppedStatus: dst, DroppedOffline: m.droppedOffline.Load(),
 		Labels: m.labelsOut.Load(), DroppedLabels: m.droppedLabels.Load(), RejectedFeedback: m.rejected.Load(),
@@ -203,71 +204,61 @@ func (m *MQTT) Stats() MQTTStats {
 }
 
 // notify wakes the publishing goroutine without blocking.
-func (m *MQTT) notify() {
+func (m *Publisher) notify() {
 	select {
 	case m.wake <- struct{}{}:
 	default:
 	}
 }
 
-// Alert implements Sink: the alert is queued for publication with QoS 1.
-func (m *MQTT) Alert(e *Event) error {
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return ErrClosed
-	}
-	m.buf = AppendAlert(m.buf[:0], e)
-	m.q.pushUrgent(kindAlert, m.buf)
-	m.mu.Unlock()
-	m.notify()
-	return nil
+// Alert implements alert.Sink: the alert is queued for publication with
+// QoS 1.
+func (m *Publisher) Alert(e *alert.Event) error {
+	return m.enqueue(kindAlert, true, func(b []byte) []byte { return alert.AppendAlert(b, e) })
 }
 
-// EventEnd implements Sink: the end of the event (AppendEventEnd) is
-// queued for the …/end topic with QoS 1, never dropped.
-func (m *MQTT) EventEnd(e *Event) error {
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return ErrClosed
-	}
-	m.buf = AppendEventEnd(m.buf[:0], e)
-	m.q.pushUrgent(kindEnd, m.buf)
-	m.mu.Unlock()
-	m.notify()
-	return nil
+// EventEnd implements alert.EventEnder: the end of the event
+// (AppendEventEnd) is queued for the …/end topic with QoS 1, never
+// dropped.
+func (m *Publisher) EventEnd(e *alert.Event) error {
+	return m.enqueue(kindEnd, true, func(b []byte) []byte { return alert.AppendEventEnd(b, e) })
 }
 
-// Status implements Sink: the state becomes the current one and is queued
-// for publication, retained.
-func (m *MQTT) Status(s Status) error {
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return ErrClosed
-	}
-	m.status, m.hasStatus = s, true
-	m.buf = AppendStatus(m.buf[:0], s)
-	m.q.push(kindStatus, m.buf)
-	m.mu.Unlock()
-	m.notify()
-	return nil
+// Status implements alert.StatusSink: the state becomes the current one
+// and is queued for publication, retained.
+func (m *Publisher) Status(s alert.Status) error {
+	return m.enqueue(kindStatus, false, func(b []byte) []byte {
+		m.status, m.hasStatus = s, true
+		return alert.AppendStatus(b, s)
+	})
 }
 
-// Score implements Sink: with Scores set, the score is queued for QoS 0
-// publication; it is the first thing dropped when the queue is full.
-func (m *MQTT) Score(s Score) error {
+// Score implements alert.ScoreSink: with Scores set, the score is queued
+// for QoS 0 publication; it is the first thing dropped when the queue is
+// full.
+func (m *Publisher) Score(s alert.Score) error {
 	if !m.cfg.Scores {
 		return nil
 	}
+	return m.enqueue(kindScore, false, func(b []byte) []byte { return alert.AppendScore(b, s) })
+}
+
+// enqueue encodes a message with encode (called under the lock, into the
+// encoding scratch) and queues it — urgent ones (alerts, ends) are never
+// dropped — then wakes the publishing goroutine. It allocates nothing:
+// the closures do not escape.
+func (m *Publisher) enqueue(k kind, urgent bool, encode func([]byte) []byte) error {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
 		return ErrClosed
 	}
-	m.buf = AppendScore(m.buf[:0], s)
-	m.q.push(kindScore, m.buf)
+	m.buf = encode(m.buf[:0])
+	if urgent {
+		m.q.pushUrgent(k, m.buf)
+	} else {
+		m.q.push(k, m.buf)
+	}
 	m.mu.Unlock()
 	m.notify()
 	return nil
@@ -278,7 +269,7 @@ func (m *MQTT) Score(s Score) error {
 // the offline status if connected, and disconnects. Alerts not yet
 // acknowledged stay in the on-disk store for the next process. It closes
 // Labels. It returns an error saying what was left undelivered.
-func (m *MQTT) Close() error {
+func (m *Publisher) Close() error {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()

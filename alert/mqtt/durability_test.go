@@ -1,8 +1,9 @@
-package alert
+package mqtt
 
 import (
 	"bufio"
 	"fmt"
+	"github.com/ictal/ictal/alert"
 	"io"
 	"os"
 	"os/exec"
@@ -23,11 +24,11 @@ func TestMQTTChild(t *testing.T) {
 	if mode == "" {
 		return
 	}
-	cfg := MQTTConfig{
+	cfg := Config{
 		Connection: Connection{Brokers: []string{os.Getenv("ICTAL_BROKER")}, ConnectTimeout: time.Second},
 		Site:       "ward-7", Bed: "bed-3", StoreDir: os.Getenv("ICTAL_STORE"), MaxReconnectInterval: 500 * time.Millisecond,
 	}
-	m, err := NewMQTT(cfg, nil)
+	m, err := New(cfg, nil)
 	if err != nil {
 		fmt.Println("ERROR", err)
 		os.Exit(1)
@@ -101,16 +102,16 @@ func TestMQTTLastWillWhenTheDaemonDies(t *testing.T) {
 	b := startMosquitto(t, mosqOpts{})
 	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "nurse", true), "ictal/ward-7/bed-3/status")
 	cmd, _ := child(t, "online", b.url("tcp"), t.TempDir(), 0)
-	waitFor(t, sub, 5*time.Second, "online", isState("ictal/ward-7/bed-3/status", StateOnline))
+	waitFor(t, sub, 5*time.Second, "online", isState("ictal/ward-7/bed-3/status", alert.StateOnline))
 	cmd.Process.Kill() // SIGKILL: no DISCONNECT, the kernel closes the socket
 	cmd.Wait()
-	r := waitFor(t, sub, 5*time.Second, "the last will", isState("ictal/ward-7/bed-3/status", StateOffline))
-	if string(r.payload) != OfflinePayload {
+	r := waitFor(t, sub, 5*time.Second, "the last will", isState("ictal/ward-7/bed-3/status", alert.StateOffline))
+	if string(r.payload) != alert.OfflinePayload {
 		t.Errorf("will %s", r.payload)
 	}
 	// Retained: a newcomer sees the bed offline.
 	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true), "ictal/ward-7/bed-3/status")
-	if r := waitFor(t, late, 5*time.Second, "retained offline", isState("ictal/ward-7/bed-3/status", StateOffline)); !r.retained {
+	if r := waitFor(t, late, 5*time.Second, "retained offline", isState("ictal/ward-7/bed-3/status", alert.StateOffline)); !r.retained {
 		t.Error("will not retained")
 	}
 }

@@ -1,6 +1,7 @@
-package alert
+package mqtt
 
 import (
+	"github.com/ictal/ictal/alert"
 	"sort"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ func BenchmarkAlertLatency(b *testing.B) {
 	for m.Stats().Acked == 0 { // connected
 		time.Sleep(time.Millisecond)
 	}
-	events := make([]*Event, b.N)
+	events := make([]*alert.Event, b.N)
 	for i := range events {
 		events[i] = testEventN("ward-7", "bed-3")
 	}

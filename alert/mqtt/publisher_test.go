@@ -1,8 +1,9 @@
-package alert
+package mqtt
 
 import (
 	"encoding/json"
 	"errors"
+	"github.com/ictal/ictal/alert"
 	"os"
 	"sort"
 	"strconv"
@@ -19,7 +20,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	m := newTestMQTT(t, cfg, nil)
 	const prefix = "ictal/ward-7/bed-3"
 
-	online := waitFor(t, sub, 5*time.Second, "status online on connection", isState(prefix+"/status", StateOnline))
+	online := waitFor(t, sub, 5*time.Second, "status online on connection", isState(prefix+"/status", alert.StateOnline))
 	var st map[string]any
 	if err := json.Unmarshal(online.payload, &st); err != nil || st["v"] != 1.0 || st["since"] == nil || len(st) != 3 {
 		t.Errorf("online status %s: %v", online.payload, err)
@@ -49,16 +50,16 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 		t.Error("alert retained")
 	}
 
-	if err := m.Score(Score{T: time.Now(), Score: 0.25, Usable: true}); err != nil {
+	if err := m.Score(alert.Score{T: time.Now(), Score: 0.25, Usable: true}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, sub, 5*time.Second, "a score", func(r received) bool {
 		return r.topic == prefix+"/score" && strings.Contains(string(r.payload), `"score":0.25`)
 	})
-	if err := m.Status(Status{State: StateElectrodeOff, Since: time.Now(), Reason: "lead-off T7"}); err != nil {
+	if err := m.Status(alert.Status{State: alert.StateElectrodeOff, Since: time.Now(), Reason: "lead-off T7"}); err != nil {
 		t.Fatal(err)
 	}
-	r = waitFor(t, sub, 5*time.Second, "status electrode-off", isState(prefix+"/status", StateElectrodeOff))
+	r = waitFor(t, sub, 5*time.Second, "status electrode-off", isState(prefix+"/status", alert.StateElectrodeOff))
 	if strings.Contains(string(r.payload), "lead-off") {
 		t.Errorf("the reason went on the wire: %s", r.payload)
 	}
@@ -72,7 +73,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 
 	// A newcomer sees the retained state.
 	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true), prefix+"/status")
-	r = waitFor(t, late, 5*time.Second, "the retained status", isState(prefix+"/status", StateElectrodeOff))
+	r = waitFor(t, late, 5*time.Second, "the retained status", isState(prefix+"/status", alert.StateElectrodeOff))
 	if !r.retained {
 		t.Error("status not retained")
 	}
@@ -80,7 +81,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Errorf("close: %v", err)
 	}
-	waitFor(t, late, 5*time.Second, "offline on close", isState(prefix+"/status", StateOffline))
+	waitFor(t, late, 5*time.Second, "offline on close", isState(prefix+"/status", alert.StateOffline))
 	if err := m.Alert(e); !errors.Is(err, ErrClosed) {
 		t.Errorf("alert after close: %v", err)
 	}
@@ -101,7 +102,7 @@ func TestMQTTSinkNeverBlocksWithoutBroker(t *testing.T) {
 	start := time.Now()
 	for i := 0; time.Since(start) < 3*time.Second; i++ {
 		t0 := time.Now()
-		if err := m.Score(Score{T: t0, Score: 0.1, Usable: true}); err != nil {
+		if err := m.Score(alert.Score{T: t0, Score: 0.1, Usable: true}); err != nil {
 			t.Fatal(err)
 		}
 		if i%40 == 0 {
@@ -110,7 +111,7 @@ func TestMQTTSinkNeverBlocksWithoutBroker(t *testing.T) {
 			}
 		}
 		if i%20 == 0 {
-			if err := m.Status(Status{State: StateSignalLost, Since: t0}); err != nil {
+			if err := m.Status(alert.Status{State: alert.StateSignalLost, Since: t0}); err != nil {
 				t.Fatal(err)
 			}
 		}

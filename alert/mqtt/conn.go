@@ -1,4 +1,4 @@
-package alert
+package mqtt
 
 import (
 	"crypto/tls"
@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
-// ErrMQTTConfig is wrapped by every MQTT configuration error.
-var ErrMQTTConfig = errors.New("alert: invalid MQTT config")
+// ErrConfig is wrapped by every MQTT configuration error.
+var ErrConfig = errors.New("alert: invalid MQTT config")
 
 // Connection says how to reach and authenticate to a broker. It is shared
 // by the daemon's publisher and the clinician tools (ictal watch,
@@ -65,21 +65,21 @@ func (c *Connection) TLSConfig() (*tls.Config, error) {
 	if c.CAFile != "" {
 		pem, err := os.ReadFile(c.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("%w: ca file: %w", ErrMQTTConfig, err)
+			return nil, fmt.Errorf("%w: ca file: %w", ErrConfig, err)
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("%w: ca file %s: no PEM certificate in it", ErrMQTTConfig, c.CAFile)
+			return nil, fmt.Errorf("%w: ca file %s: no PEM certificate in it", ErrConfig, c.CAFile)
 		}
 		cfg.RootCAs = pool
 	}
 	if (c.CertFile == "") != (c.KeyFile == "") {
-		return nil, fmt.Errorf("%w: cert file and key file go together (cert %q, key %q)", ErrMQTTConfig, c.CertFile, c.KeyFile)
+		return nil, fmt.Errorf("%w: cert file and key file go together (cert %q, key %q)", ErrConfig, c.CertFile, c.KeyFile)
 	}
 	if c.CertFile != "" {
 		pair, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
 		if err != nil {
-			return nil, fmt.Errorf("%w: client certificate %s / key %s: %w", ErrMQTTConfig, c.CertFile, c.KeyFile, err)
+			return nil, fmt.Errorf("%w: client certificate %s / key %s: %w", ErrConfig, c.CertFile, c.KeyFile, err)
 		}
 		cfg.Certificates = []tls.Certificate{pair}
 	}
@@ -93,16 +93,16 @@ func (c *Connection) password() (string, error) {
 		return c.Password, nil
 	}
 	if c.Password != "" {
-		return "", fmt.Errorf("%w: password and password file both set", ErrMQTTConfig)
+		return "", fmt.Errorf("%w: password and password file both set", ErrConfig)
 	}
 	b, err := os.ReadFile(c.PasswordFile)
 	if err != nil {
-		return "", fmt.Errorf("%w: password file: %w", ErrMQTTConfig, err)
+		return "", fmt.Errorf("%w: password file: %w", ErrConfig, err)
 	}
 	s, _, _ := strings.Cut(string(b), "\n")
 	s = strings.TrimRight(s, "\r")
 	if s == "" {
-		return "", fmt.Errorf("%w: password file %s: first line empty", ErrMQTTConfig, c.PasswordFile)
+		return "", fmt.Errorf("%w: password file %s: first line empty", ErrConfig, c.PasswordFile)
 	}
 	return s, nil
 }
@@ -110,26 +110,26 @@ func (c *Connection) password() (string, error) {
 // ClientOptions returns paho options for the connection with the given
 // client ID: brokers, TLS and credentials checked and loaded. The caller
 // adds session, will and handlers.
-func (c *Connection) ClientOptions(clientID string) (*mqtt.ClientOptions, error) {
+func (c *Connection) ClientOptions(clientID string) (*paho.ClientOptions, error) {
 	if len(c.Brokers) == 0 {
-		return nil, fmt.Errorf("%w: brokers: none given", ErrMQTTConfig)
+		return nil, fmt.Errorf("%w: brokers: none given", ErrConfig)
 	}
-	opts := mqtt.NewClientOptions()
+	opts := paho.NewClientOptions()
 	for i, b := range c.Brokers {
 		u, err := url.Parse(b)
 		if err != nil {
-			return nil, fmt.Errorf("%w: brokers[%d]: %w", ErrMQTTConfig, i, err)
+			return nil, fmt.Errorf("%w: brokers[%d]: %w", ErrConfig, i, err)
 		}
 		switch strings.ToLower(u.Scheme) {
 		case "tcp", "mqtt", "ssl", "tls", "mqtts", "tcps", "ws", "wss":
 		default:
-			return nil, fmt.Errorf("%w: brokers[%d] %q: scheme %q, want tcp, ssl, tls, ws or wss", ErrMQTTConfig, i, b, u.Scheme)
+			return nil, fmt.Errorf("%w: brokers[%d] %q: scheme %q, want tcp, ssl, tls, ws or wss", ErrConfig, i, b, u.Scheme)
 		}
 		if u.Host == "" {
-			return nil, fmt.Errorf("%w: brokers[%d] %q: no host", ErrMQTTConfig, i, b)
+			return nil, fmt.Errorf("%w: brokers[%d] %q: no host", ErrConfig, i, b)
 		}
 		if u.User != nil {
-			return nil, fmt.Errorf("%w: brokers[%d]: credentials in the URL; use username and password file", ErrMQTTConfig, i)
+			return nil, fmt.Errorf("%w: brokers[%d]: credentials in the URL; use username and password file", ErrConfig, i)
 		}
 		opts.AddBroker(b)
 	}
@@ -145,7 +145,7 @@ func (c *Connection) ClientOptions(clientID string) (*mqtt.ClientOptions, error)
 		return nil, err
 	}
 	if pw != "" && c.Username == "" {
-		return nil, fmt.Errorf("%w: a password without a username", ErrMQTTConfig)
+		return nil, fmt.Errorf("%w: a password without a username", ErrConfig)
 	}
 	opts.SetUsername(c.Username)
 	opts.SetPassword(pw)

@@ -1,14 +1,15 @@
-package alert
+package mqtt
 
 import (
 	"fmt"
+	"github.com/ictal/ictal/alert"
 	"strings"
 	"time"
 )
 
-// MQTTConfig configures the MQTT publisher of one bed. Zero values mean
+// Config configures the MQTT publisher of one bed. Zero values mean
 // the defaults.
-type MQTTConfig struct {
+type Config struct {
 	Connection
 	// Site and Bed name the monitor; they may not contain '/', '+', '#'
 	// or NUL.
@@ -45,7 +46,7 @@ type MQTTConfig struct {
 	// handed over and acknowledged (default 5 s).
 	CloseTimeout time.Duration
 	// Feedback bounds the labelled intervals accepted.
-	Feedback FeedbackRules
+	Feedback alert.FeedbackRules
 	// LabelBuffer is the capacity of the Labels channel (default 64).
 	LabelBuffer int
 }
@@ -66,29 +67,29 @@ func topicSafe(s string) bool {
 }
 
 // withDefaults fills zero values and validates, naming the field.
-func (c MQTTConfig) withDefaults() (MQTTConfig, error) {
+func (c Config) withDefaults() (Config, error) {
 	switch {
 	case !topicSafe(c.Site):
-		return c, fmt.Errorf("%w: site %q: want a non-empty name without '/', '+', '#'", ErrMQTTConfig, c.Site)
+		return c, fmt.Errorf("%w: site %q: want a non-empty name without '/', '+', '#'", ErrConfig, c.Site)
 	case !topicSafe(c.Bed):
-		return c, fmt.Errorf("%w: bed %q: want a non-empty name without '/', '+', '#'", ErrMQTTConfig, c.Bed)
+		return c, fmt.Errorf("%w: bed %q: want a non-empty name without '/', '+', '#'", ErrConfig, c.Bed)
 	case c.StoreDir == "":
-		return c, fmt.Errorf("%w: store dir: required (a directory under the daemon's state directory)", ErrMQTTConfig)
+		return c, fmt.Errorf("%w: store dir: required (a directory under the daemon's state directory)", ErrConfig)
 	case c.QueueSize < 0 || c.LabelBuffer < 0:
-		return c, fmt.Errorf("%w: queue size %d, label buffer %d: want >= 0", ErrMQTTConfig, c.QueueSize, c.LabelBuffer)
+		return c, fmt.Errorf("%w: queue size %d, label buffer %d: want >= 0", ErrConfig, c.QueueSize, c.LabelBuffer)
 	}
 	if c.Prefix == "" {
 		c.Prefix = "ictal/" + c.Site + "/" + c.Bed
 	}
 	c.Prefix = strings.TrimSuffix(c.Prefix, "/")
 	if c.Prefix == "" || strings.ContainsAny(c.Prefix, "+#\x00") {
-		return c, fmt.Errorf("%w: prefix %q: want a topic without wildcards", ErrMQTTConfig, c.Prefix)
+		return c, fmt.Errorf("%w: prefix %q: want a topic without wildcards", ErrConfig, c.Prefix)
 	}
 	if c.ClientID == "" {
 		c.ClientID = "ictald-" + c.Site + "-" + c.Bed
 	}
 	if len(c.ClientID) > 65535 {
-		return c, fmt.Errorf("%w: client id: %d bytes", ErrMQTTConfig, len(c.ClientID))
+		return c, fmt.Errorf("%w: client id: %d bytes", ErrConfig, len(c.ClientID))
 	}
 	if c.QueueSize == 0 {
 		c.QueueSize = DefaultQueueSize

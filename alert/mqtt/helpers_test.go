@@ -1,6 +1,7 @@
-package alert
+package mqtt
 
 import (
+	"github.com/ictal/ictal/alert"
 	"bytes"
 	"encoding/json"
 	"log/slog"
@@ -8,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 // received is one message seen by a test subscriber.
@@ -22,7 +23,7 @@ type received struct {
 // testClient connects a plain paho client (a clinician's, or a receiver
 // with a persistent session when clean is false) and disconnects it when
 // the test ends.
-func testClient(t testing.TB, conn Connection, id string, clean bool) mqtt.Client {
+func testClient(t testing.TB, conn Connection, id string, clean bool) paho.Client {
 	t.Helper()
 	opts, err := conn.ClientOptions(id)
 	if err != nil {
@@ -30,7 +31,7 @@ func testClient(t testing.TB, conn Connection, id string, clean bool) mqtt.Clien
 	}
 	opts.SetCleanSession(clean).SetAutoReconnect(true).SetMaxReconnectInterval(200 * time.Millisecond).
 		SetConnectRetry(false).SetResumeSubs(true).SetOrderMatters(false)
-	c := mqtt.NewClient(opts)
+	c := paho.NewClient(opts)
 	tok := c.Connect()
 	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("test client %s: connect: %v", id, tok.Error())
@@ -40,10 +41,10 @@ func testClient(t testing.TB, conn Connection, id string, clean bool) mqtt.Clien
 }
 
 // subscribe subscribes c to filter with QoS 1 and returns what arrives.
-func subscribe(t testing.TB, c mqtt.Client, filter string) <-chan received {
+func subscribe(t testing.TB, c paho.Client, filter string) <-chan received {
 	t.Helper()
 	ch := make(chan received, 1<<14)
-	tok := c.Subscribe(filter, 1, func(_ mqtt.Client, m mqtt.Message) {
+	tok := c.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) {
 		ch <- received{m.Topic(), append([]byte(nil), m.Payload()...), m.Retained(), time.Now()}
 	})
 	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
@@ -69,9 +70,9 @@ func waitFor(t testing.TB, ch <-chan received, timeout time.Duration, what strin
 }
 
 // isState matches a status payload with the given state.
-func isState(topic string, s State) func(received) bool {
+func isState(topic string, s alert.State) func(received) bool {
 	return func(r received) bool {
-		var p struct{ State State }
+		var p struct{ State alert.State }
 		return r.topic == topic && json.Unmarshal(r.payload, &p) == nil && p.State == s
 	}
 }
@@ -89,9 +90,9 @@ func alertID(r received) string {
 }
 
 // testEventN is an alert with a fresh ID.
-func testEventN(site, bed string) *Event {
+func testEventN(site, bed string) *alert.Event {
 	now := time.Now()
-	return &Event{ID: NewID(), Site: site, Bed: bed, Onset: now.Add(-4 * time.Second), DetectedAt: now,
+	return &alert.Event{ID: alert.NewID(), Site: site, Bed: bed, Onset: now.Add(-4 * time.Second), DetectedAt: now,
 		Score: 0.93, Algorithm: "UOB", Channels: []string{"T7-P7", "F7-T7"}}
 }
 
@@ -121,8 +122,8 @@ func testLogger() (*slog.Logger, *syncBuffer) {
 
 // testMQTTConfig is a publisher for ward-7/bed-3 on broker with quick
 // reconnection.
-func testMQTTConfig(t testing.TB, broker string) MQTTConfig {
-	return MQTTConfig{
+func testMQTTConfig(t testing.TB, broker string) Config {
+	return Config{
 		Connection: Connection{Brokers: []string{broker}, ConnectTimeout: 2 * time.Second},
 		Site:       "ward-7", Bed: "bed-3", StoreDir: t.TempDir(),
 		MaxReconnectInterval: 500 * time.Millisecond, CloseTimeout: 3 * time.Second,
@@ -130,9 +131,9 @@ func testMQTTConfig(t testing.TB, broker string) MQTTConfig {
 }
 
 // newTestMQTT starts a publisher closed when the test ends.
-func newTestMQTT(t testing.TB, cfg MQTTConfig, log *slog.Logger) *MQTT {
+func newTestMQTT(t testing.TB, cfg Config, log *slog.Logger) *Publisher {
 	t.Helper()
-	m, err := NewMQTT(cfg, log)
+	m, err := New(cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
-package alert
+package mqtt
 
 import (
+	"github.com/ictal/ictal/alert"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	since := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
-	m.Status(Status{State: StateElectrodeOff, Since: since})
+	m.Status(alert.Status{State: alert.StateElectrodeOff, Since: since})
 	for m.Stats().Acked < 2 {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -27,7 +28,7 @@ func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	c := testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true)
-	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), 10*time.Second, "the state republished", isState("ictal/ward-7/bed-3/status", StateElectrodeOff))
+	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), 10*time.Second, "the state republished", isState("ictal/ward-7/bed-3/status", alert.StateElectrodeOff))
 	if !r.retained || !strings.Contains(string(r.payload), `"since":"2026-11-21T09:00:00.000Z"`) {
 		t.Errorf("got %s retained=%v", r.payload, r.retained)
 	}
@@ -44,7 +45,7 @@ func TestMQTTLabelsFullDropsNewest(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	c := testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "clinician", true)
-	ids := []string{NewID(), NewID(), NewID()}
+	ids := []string{alert.NewID(), alert.NewID(), alert.NewID()}
 	for _, id := range ids {
 		if tok := c.Publish("ictal/ward-7/bed-3/feedback", 1, false, `{"v":1,"alert_id":"`+id+`","verdict":"confirmed"}`); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 			t.Fatal(tok.Error())

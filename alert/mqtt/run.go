@@ -1,11 +1,12 @@
-package alert
+package mqtt
 
 import (
+	"github.com/ictal/ictal/alert"
 	"log/slog"
 	"net/url"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
+	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 // dropLogEvery rate-limits the log of dropped messages.
@@ -13,7 +14,7 @@ const dropLogEvery = 10 * time.Second
 
 // run is the publishing goroutine: it hands queued messages to the client
 // until Close, then drains what is left within CloseTimeout.
-func (m *MQTT) run() {
+func (m *Publisher) run() {
 	defer close(m.done)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -36,7 +37,7 @@ func (m *MQTT) run() {
 // drain publishes everything queued. An alert or end the client refuses
 // (no packet identifier left, not connecting) goes back to the head of its
 // queue and is retried on the next tick.
-func (m *MQTT) drain() bool {
+func (m *Publisher) drain() bool {
 	for {
 		k, p, ok := m.q.pop()
 		if !ok {
@@ -53,7 +54,7 @@ func (m *MQTT) drain() bool {
 
 // publish hands one message to the client; false means an alert or end
 // was refused and must be retried.
-func (m *MQTT) publish(k kind, p []byte) bool {
+func (m *Publisher) publish(k kind, p []byte) bool {
 	switch k {
 	case kindScore:
 		if !m.client.IsConnectionOpen() {
@@ -93,7 +94,7 @@ func (m *MQTT) publish(k kind, p []byte) bool {
 
 // track counts a QoS 1 message handed over and keeps its token until it
 // is acknowledged.
-func (m *MQTT) track(tok mqtt.Token, k kind) {
+func (m *Publisher) track(tok paho.Token, k kind) {
 	m.published.Add(1)
 	m.pending = append(m.pending, tok)
 	if len(m.pending) > 4096 {
@@ -102,7 +103,7 @@ func (m *MQTT) track(tok mqtt.Token, k kind) {
 }
 
 // reap forgets the tokens that completed and counts acknowledgements.
-func (m *MQTT) reap() {
+func (m *Publisher) reap() {
 	kept := m.pending[:0]
 	for _, tok := range m.pending {
 		select {
@@ -122,19 +123,19 @@ func (m *MQTT) reap() {
 
 // publishState publishes the current state, retained, after a connection:
 // the state the pipeline last reported, or online since now.
-func (m *MQTT) publishState() {
+func (m *Publisher) publishState() {
 	m.mu.Lock()
 	s, ok := m.status, m.hasStatus
 	m.mu.Unlock()
 	if !ok {
-		s = Status{State: StateOnline, Since: time.Now()}
+		s = alert.Status{State: alert.StateOnline, Since: time.Now()}
 	}
-	m.track(m.client.Publish(m.topicStatus, 1, true, AppendStatus(nil, s)), kindStatus)
+	m.track(m.client.Publish(m.topicStatus, 1, true, alert.AppendStatus(nil, s)), kindStatus)
 }
 
 // shutdown drains the queue and waits for acknowledgements within
 // CloseTimeout, then publishes the offline status if connected.
-func (m *MQTT) shutdown() {
+func (m *Publisher) shutdown() {
 	deadline := time.Now().Add(m.cfg.CloseTimeout)
 	for !m.drain() && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
@@ -143,7 +144,7 @@ func (m *MQTT) shutdown() {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if m.client.IsConnectionOpen() {
-		tok := m.client.Publish(m.topicStatus, 1, true, []byte(OfflinePayload))
+		tok := m.client.Publish(m.topicStatus, 1, true, []byte(alert.OfflinePayload))
 		if !tok.WaitTimeout(time.Until(deadline)) || tok.Error() != nil {
 			m.log.Warn("mqtt: offline status not acknowledged before close")
 		}
@@ -156,7 +157,7 @@ func (m *MQTT) shutdown() {
 
 // logDrops logs the drop counters when they changed, at most every
 // dropLogEvery unless final.
-func (m *MQTT) logDrops(final bool) {
+func (m *Publisher) logDrops(final bool) {
 	scores, status := m.q.drops()
 	labels := m.droppedLabels.Load()
 	if scores == m.loggedScores && status == m.loggedStatus && labels == m.loggedLabs {
@@ -174,7 +175,7 @@ func (m *MQTT) logDrops(final bool) {
 
 // onConnect runs on every (re)connection: subscribe to feedback, and have
 // the publishing goroutine publish the current state.
-func (m *MQTT) onConnect(c mqtt.Client) {
+func (m *Publisher) onConnect(c paho.Client) {
 	m.log.Info("mqtt: connected")
 	select {
 	case m.connected <- struct{}{}:
@@ -188,7 +189,7 @@ func (m *MQTT) onConnect(c mqtt.Client) {
 
 // onMessage validates feedback and delivers it on Labels; anything else is
 // logged and dropped.
-func (m *MQTT) onMessage(_ mqtt.Client, msg mqtt.Message) {
+func (m *Publisher) onMessage(_ paho.Client, msg paho.Message) {
 	if msg.Topic() != m.topicFeedback {
 		m.log.Warn("mqtt: message on an unexpected topic dropped", slog.String("topic", msg.Topic()))
 		return
@@ -219,13 +220,13 @@ const failLogEvery = time.Minute
 // onNotification logs failed connection attempts: when the reason changes,
 // else at most every failLogEvery. The broker URL is logged without user
 // information; the password is never part of a reason.
-func (m *MQTT) onNotification(_ mqtt.Client, n mqtt.ConnectionNotification) {
+func (m *Publisher) onNotification(_ paho.Client, n paho.ConnectionNotification) {
 	var broker *url.URL
 	var err error
 	switch f := n.(type) {
-	case mqtt.ConnectionNotificationBrokerFailed: // network or TLS
+	case paho.ConnectionNotificationBrokerFailed: // network or TLS
 		broker, err = f.Broker, f.Reason
-	case mqtt.ConnectionNotificationFailed: // refused by every broker (CONNACK)
+	case paho.ConnectionNotificationFailed: // refused by every broker (CONNACK)
 		err = f.Reason
 	}
 	if err == nil {

@@ -1,6 +1,7 @@
-package alert
+package mqtt
 
 import (
+	"github.com/ictal/ictal/alert"
 	"strings"
 	"testing"
 	"time"
@@ -80,23 +81,23 @@ func TestQueueWrapsAround(t *testing.T) {
 // TestSinkAllocs: once the queue's slots have been used, Score and
 // Status allocate nothing, full queue or not.
 func TestSinkAllocs(t *testing.T) {
-	m := &MQTT{cfg: MQTTConfig{Scores: true}, q: newQueue(8), wake: make(chan struct{}, 1), buf: make([]byte, 0, 512)}
+	m := &Publisher{cfg: Config{Scores: true}, q: newQueue(8), wake: make(chan struct{}, 1), buf: make([]byte, 0, 512)}
 	now := time.Now()
 	for i := 0; i < 16; i++ { // warm every slot
-		m.Score(Score{T: now, Score: 0.5})
-		m.Status(Status{State: StateElectrodeOff, Since: now})
+		m.Score(alert.Score{T: now, Score: 0.5})
+		m.Status(alert.Status{State: alert.StateElectrodeOff, Since: now})
 	}
 	if a := testing.AllocsPerRun(1000, func() {
-		m.Score(Score{T: now, Score: 0.123456, Usable: true})
-		m.Status(Status{State: StateSignalLost, Since: now})
+		m.Score(alert.Score{T: now, Score: 0.123456, Usable: true})
+		m.Status(alert.Status{State: alert.StateSignalLost, Since: now})
 	}); a != 0 {
 		t.Errorf("Score+Status allocate %v times per call", a)
 	}
 }
 
 func BenchmarkSinkScore(b *testing.B) {
-	m := &MQTT{cfg: MQTTConfig{Scores: true}, q: newQueue(DefaultQueueSize), wake: make(chan struct{}, 1), buf: make([]byte, 0, 512)}
-	s := Score{T: time.Now(), Score: 0.42, Usable: true}
+	m := &Publisher{cfg: Config{Scores: true}, q: newQueue(DefaultQueueSize), wake: make(chan struct{}, 1), buf: make([]byte, 0, 512)}
+	s := alert.Score{T: time.Now(), Score: 0.42, Usable: true}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		m.Score(s)
