@@ -1,9 +1,9 @@
 package mqtt
 
 import (
-	"github.com/ictal/ictal/alert"
 	"bytes"
 	"encoding/json"
+	"github.com/ictal/ictal/alert"
 	"log/slog"
 	"sync"
 	"testing"

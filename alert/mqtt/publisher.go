@@ -1,9 +1,9 @@
 package mqtt
 
 import (
-	"github.com/ictal/ictal/alert"
 	"errors"
 	"fmt"
+	"github.com/ictal/ictal/alert"
 	"log/slog"
 	"os"
 	"sync"
