@@ -9,26 +9,9 @@ import (
 	"github.com/ictal/ictal/acquire"
 )
 
-// Clock is the time source that paces a real-time replay; tests inject a
-// fake one.
-type Clock interface {
-	Now() time.Time
-	Sleep(d time.Duration)
-}
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time        { return time.Now() }
-func (systemClock) Sleep(d time.Duration) { time.Sleep(d) }
-
-// ReplayConfig configures a Replay.
+// ReplayConfig configures a Replay. A Replay serves frames as fast as it
+// is asked for them; acquire.Paced plays it at a multiple of real time.
 type ReplayConfig struct {
-	// RealTime paces frames so that frame k is returned no earlier than
-	// its time stamp after the first ReadFrame; false replays as fast as
-	// possible.
-	RealTime bool
-	// Clock paces a real-time replay; nil means the system clock.
-	Clock Clock
 	// Seizure marks the annotations whose text it matches as seizures;
 	// nil means the text contains "seizure" in any case.
 	Seizure *regexp.Regexp
@@ -67,8 +50,6 @@ type Replay struct {
 	k       int   // next sample within rec
 	nextSeq uint64
 	gap     bool
-	started bool
-	t0      time.Time
 }
 
 // OpenReplay opens the named file for replay; Close closes it.
@@ -98,9 +79,6 @@ func NewReplay(r *Reader, cfg ReplayConfig) (*Replay, error) {
 	}
 	if h.RecordDuration <= 0 {
 		return nil, fmt.Errorf("%w: record duration is 0 (an annotation-only file)", ErrNoData)
-	}
-	if cfg.Clock == nil {
-		cfg.Clock = systemClock{}
 	}
 	p := &Replay{r: r, cfg: cfg, recIdx: -1}
 	if err := p.chooseSignals(); err != nil {
@@ -229,8 +207,7 @@ func (p *Replay) Intervals() []acquire.Interval { return p.intv }
 
 // ReadFrame fills f with the next frame; it returns io.EOF after the last
 // one (or the truncation error for a file shorter than its header says).
-// In real-time mode it sleeps until the frame is due. It allocates
-// nothing.
+// It allocates nothing.
 func (p *Replay) ReadFrame(f *acquire.Frame) error {
 	if len(f.Samples) != len(p.sigs) {
 		return acquire.ErrFrameSize
@@ -264,14 +241,6 @@ func (p *Replay) ReadFrame(f *acquire.Frame) error {
 	}
 	p.k++
 	p.nextSeq++
-	if p.cfg.RealTime {
-		if !p.started {
-			p.started, p.t0 = true, p.cfg.Clock.Now()
-		}
-		if wait := p.t0.Add(f.Time).Sub(p.cfg.Clock.Now()); wait > 0 {
-			p.cfg.Clock.Sleep(wait)
-		}
-	}
 	return nil
 }
 

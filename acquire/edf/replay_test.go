@@ -260,13 +260,19 @@ type fakeClock struct {
 func (c *fakeClock) Now() time.Time        { return c.now }
 func (c *fakeClock) Sleep(d time.Duration) { c.now = c.now.Add(d); c.sleeps++ }
 
+// A replay paced by acquire.Paced (the one pacing mechanism) returns each
+// frame when it is due.
 func TestReplayRealTime(t *testing.T) {
 	path := writeTemp(t, uniformConfig(10), 3, nil)
 	for _, realTime := range []bool{false, true} {
 		clock := &fakeClock{now: time.Unix(1000, 0)}
-		p, err := OpenReplay(path, ReplayConfig{RealTime: realTime, Clock: clock})
+		r, err := OpenReplay(path, ReplayConfig{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		var p acquire.Source = r
+		if realTime {
+			p = &acquire.Paced{Source: r, Speed: 1, Clock: clock}
 		}
 		f := acquire.NewFrame(2)
 		for i := 0; ; i++ {

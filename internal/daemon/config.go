@@ -79,7 +79,7 @@ type SourceConfig struct {
 	Type string `toml:"type"` // synth | edf | openbci | ads1299
 	// edf
 	Path     string `toml:"path"`
-	RealTime bool   `toml:"realtime"`
+	RealTime bool   `toml:"realtime"` // the same as speed = 1 (acquire.Paced paces every source)
 	Seizure  string `toml:"seizure_regexp"`
 	// openbci
 	Port  string `toml:"port"`
@@ -259,6 +259,9 @@ func (c *Config) Validate() error {
 	}
 	if s.Speed < 0 {
 		return fieldErr("source.speed", "%g: want >= 0", s.Speed)
+	}
+	if s.RealTime && s.Speed != 0 && s.Speed != 1 {
+		return fieldErr("source.realtime", "true with speed = %g: realtime means speed = 1; set one of them", s.Speed)
 	}
 	if _, err := c.FeaturesConfig(); err != nil {
 		return err

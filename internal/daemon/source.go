@@ -37,7 +37,7 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 			s.Speed = 1 // a simulated patient is live unless told otherwise
 		}
 	case "edf":
-		rc := edf.ReplayConfig{RealTime: s.RealTime}
+		rc := edf.ReplayConfig{}
 		if s.Seizure != "" {
 			re, err := regexp.Compile(s.Seizure)
 			if err != nil {
@@ -84,8 +84,12 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 	default:
 		return nil, fieldErr("source.type", "%q: unknown", s.Type)
 	}
-	if s.Speed > 0 {
-		src = &pacedLabeled{Paced: acquire.NewPaced(ctx, src, s.Speed)}
+	speed := s.Speed
+	if s.RealTime && speed == 0 {
+		speed = 1 // source.realtime is speed = 1, kept for existing configurations
+	}
+	if speed > 0 {
+		src = &pacedLabeled{Paced: acquire.NewPaced(ctx, src, speed)}
 	}
 	return src, nil
 }
