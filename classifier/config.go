@@ -101,8 +101,6 @@ var algoByName = map[string]algo{
 
 func (a algo) boosting() bool { return a != algOzaBag && a != algUOB && a != algSB }
 func (a algo) smote() bool    { return a == algSB || a == algSBO1 || a == algSBO2 || a == algSBO3 }
-func (a algo) usesC() bool    { return a >= algRUS1 || a == algUOB || a == algSB }
-func (a algo) usesCost() bool { return a == algAC2 || a == algCSB2 }
 
 // parseAlgorithm splits an optional "ns" prefix from a known name.
 func parseAlgorithm(name string) (a algo, ns bool, ok bool) {

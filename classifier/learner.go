@@ -52,7 +52,7 @@ func newLearner(kind string, d int, beta float64) learner {
 	case LearnerQDA:
 		return newQDA(d, beta)
 	}
-	panic("classifier: unknown learner " + kind) // Config.validate rejects it first
+	panic("classifier: unknown learner " + kind) // Config.withDefaults rejects it first
 }
 
 // learnerEncodedLen returns the encoded size of a learner of the named kind

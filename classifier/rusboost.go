@@ -1,22 +1,5 @@
 package classifier
 
-// learnRUS is online RUSBoost 1, 2 and 3 (Alg. onlineRUS): online boosting
-// whose training draw uses a resampled rate λ^RUS while the error sums
-// λ^SC, λ^SW are kept on the original stream with λ. Per member,
-// λ^POS += λ for a positive and λ^NEG += λ for a negative; the class counts
-// n⁺, n⁻ are counted once per example (by Learn, before the member loop):
-//
-//	RUS1 (fixed class ratio), with P = λ^POS, N = λ^NEG:
-//	  y=1: λ^RUS = λ · (P+N)/(P + N·C·n⁺/n⁻) · (C+1)n⁺/(n⁺+n⁻)
-//	  y=0: λ^RUS = λ · (P+N)/(N + P·n⁻/(C·n⁺)) · (C+1)n⁺/(n⁺+n⁻)
-//	RUS2 (fixed example distribution):
-//	  y=1: λ^RUS = λ · n⁺/(n⁺+n⁻) / (P/(P+N))
-//	  y=0: λ^RUS = λ · C·n⁺/(n⁺+n⁻) / (N/(P+N))
-//	RUS3 (fixed sampling rate):
-//	  y=1: λ^RUS = λ;  y=0: λ^RUS = λ/C
-//
-// RUS1 and RUS2 are undefined until both classes have been seen (n⁺ or n⁻
-// is 0); until then λ^RUS = λ, plain online boosting.
 // tally adds the example's λ to member mb's λ^POS or λ^NEG (RUS, SBO).
 func (mb *member) tally(positive bool, lambda float64) {
 	if positive {
@@ -36,6 +19,23 @@ func (mb *member) share(positive bool) float64 {
 	return mb.neg / (mb.pos + mb.neg)
 }
 
+// learnRUS is online RUSBoost 1, 2 and 3 (Alg. onlineRUS): online boosting
+// whose training draw uses a resampled rate λ^RUS while the error sums
+// λ^SC, λ^SW are kept on the original stream with λ. Per member,
+// λ^POS += λ for a positive and λ^NEG += λ for a negative; the class counts
+// n⁺, n⁻ are counted once per example (by Learn, before the member loop):
+//
+//	RUS1 (fixed class ratio), with P = λ^POS, N = λ^NEG:
+//	  y=1: λ^RUS = λ · (P+N)/(P + N·C·n⁺/n⁻) · (C+1)n⁺/(n⁺+n⁻)
+//	  y=0: λ^RUS = λ · (P+N)/(N + P·n⁻/(C·n⁺)) · (C+1)n⁺/(n⁺+n⁻)
+//	RUS2 (fixed example distribution):
+//	  y=1: λ^RUS = λ · n⁺/(n⁺+n⁻) / (P/(P+N))
+//	  y=0: λ^RUS = λ · C·n⁺/(n⁺+n⁻) / (N/(P+N))
+//	RUS3 (fixed sampling rate):
+//	  y=1: λ^RUS = λ;  y=0: λ^RUS = λ/C
+//
+// RUS1 and RUS2 are undefined until both classes have been seen (n⁺ or n⁻
+// is 0); until then λ^RUS = λ, plain online boosting.
 func (e *ensemble) learnRUS(x []float64, positive bool) {
 	C := e.cfg.C
 	np, nn := e.nPos, e.nNeg

@@ -50,8 +50,6 @@
 // allows a Sink call 100 ms instead of 10 ms under emulation (code is
 // translated on first use); a blocked call would take seconds. The alert
 // tests reach mosquitto on the host's loopback from the emulated process.
-// Measured on the 2-core development machine: cross/test 2 min 41 s for
-// both targets (arm64 85 s, armv7 75 s; the longest package is
-// acquire/synth, 70–80 s emulated and 3 s native), cross/build 1 min 26 s
-// from a cold build cache on an idle machine (8 min under a load of 9).
+// Emulation costs about 20 to 30 times native speed, so cross/test runs
+// with -short by default; acquire/synth is its longest package.
 package cross

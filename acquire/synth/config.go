@@ -20,9 +20,9 @@ const (
 	// MinRate and MaxRate bound Config.Rate in Hz.
 	MinRate = 64
 	MaxRate = 4096
-	// MinSeizure and MaxSeizure bound a seizure's duration.
-	MinSeizure = 10 * time.Second
-	MaxSeizure = 30 * time.Minute
+	// ShortestSeizure and LongestSeizure bound a seizure's duration.
+	ShortestSeizure = 10 * time.Second
+	LongestSeizure  = 30 * time.Minute
 	// SeizureGap is the room each seizure placed by count needs beyond its
 	// own duration: half before, half after (post-ictal recovery and an
 	// interictal stretch).
@@ -70,7 +70,7 @@ type Config struct {
 	// begins and before the recording ends).
 	Onsets []time.Duration
 	// SeizureMin and SeizureMax bound each seizure's seeded duration,
-	// within MinSeizure and MaxSeizure.
+	// within ShortestSeizure and LongestSeizure.
 	SeizureMin, SeizureMax time.Duration
 	// BlinksPerMinute is the mean rate of eye blinks.
 	BlinksPerMinute float64
@@ -99,7 +99,7 @@ func DefaultConfig() Config {
 	}
 }
 
-func fieldError(field, format string, args ...any) error {
+func fieldErr(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrConfig, field, fmt.Sprintf(format, args...))
 }
 
@@ -108,7 +108,7 @@ func fieldError(field, format string, args ...any) error {
 func (cfg Config) normalised() (Config, error) {
 	c := cfg
 	if c.Channels < 0 || c.Channels > acquire.MaxChannels {
-		return c, fieldError("Channels", "%d is outside 1..%d", c.Channels, acquire.MaxChannels)
+		return c, fieldErr("Channels", "%d is outside 1..%d", c.Channels, acquire.MaxChannels)
 	}
 	switch {
 	case len(c.Labels) == 0:
@@ -119,21 +119,21 @@ func (cfg Config) normalised() (Config, error) {
 	case c.Channels == 0:
 		c.Channels = len(c.Labels)
 		if c.Channels > acquire.MaxChannels {
-			return c, fieldError("Labels", "%d labels, more than %d channels", c.Channels, acquire.MaxChannels)
+			return c, fieldErr("Labels", "%d labels, more than %d channels", c.Channels, acquire.MaxChannels)
 		}
 		c.Labels = append([]string(nil), c.Labels...)
 	case len(c.Labels) != c.Channels:
-		return c, fieldError("Labels", "%d labels for %d channels", len(c.Labels), c.Channels)
+		return c, fieldErr("Labels", "%d labels for %d channels", len(c.Labels), c.Channels)
 	default:
 		c.Labels = append([]string(nil), c.Labels...)
 	}
 	for i, l := range c.Labels {
 		if l == "" {
-			return c, fieldError(fmt.Sprintf("Labels[%d]", i), "empty label")
+			return c, fieldErr(fmt.Sprintf("Labels[%d]", i), "empty label")
 		}
 		for j := range i {
 			if c.Labels[j] == l {
-				return c, fieldError(fmt.Sprintf("Labels[%d]", i), "%q repeats Labels[%d]", l, j)
+				return c, fieldErr(fmt.Sprintf("Labels[%d]", i), "%q repeats Labels[%d]", l, j)
 			}
 		}
 	}
@@ -141,13 +141,13 @@ func (cfg Config) normalised() (Config, error) {
 		c.Rate = DefaultRate
 	}
 	if c.Rate < MinRate || c.Rate > MaxRate {
-		return c, fieldError("Rate", "%d Hz is outside %d..%d Hz", c.Rate, MinRate, MaxRate)
+		return c, fieldErr("Rate", "%d Hz is outside %d..%d Hz", c.Rate, MinRate, MaxRate)
 	}
 	if c.Duration == 0 {
 		c.Duration = DefaultDuration
 	}
 	if c.Duration < time.Second {
-		return c, fieldError("Duration", "%v is shorter than 1s", c.Duration)
+		return c, fieldErr("Duration", "%v is shorter than 1s", c.Duration)
 	}
 	if c.Start.IsZero() {
 		c.Start = DefaultStart
@@ -158,18 +158,18 @@ func (cfg Config) normalised() (Config, error) {
 	if c.SeizureMax == 0 {
 		c.SeizureMax = max(DefaultSeizureMax, c.SeizureMin)
 	}
-	if c.SeizureMin < MinSeizure || c.SeizureMin > MaxSeizure {
-		return c, fieldError("SeizureMin", "%v is outside %v..%v", c.SeizureMin, MinSeizure, MaxSeizure)
+	if c.SeizureMin < ShortestSeizure || c.SeizureMin > LongestSeizure {
+		return c, fieldErr("SeizureMin", "%v is outside %v..%v", c.SeizureMin, ShortestSeizure, LongestSeizure)
 	}
-	if c.SeizureMax < c.SeizureMin || c.SeizureMax > MaxSeizure {
-		return c, fieldError("SeizureMax", "%v is outside SeizureMin (%v)..%v", c.SeizureMax, c.SeizureMin, MaxSeizure)
+	if c.SeizureMax < c.SeizureMin || c.SeizureMax > LongestSeizure {
+		return c, fieldErr("SeizureMax", "%v is outside SeizureMin (%v)..%v", c.SeizureMax, c.SeizureMin, LongestSeizure)
 	}
 	if c.Seizures < 0 {
-		return c, fieldError("Seizures", "%d is negative", c.Seizures)
+		return c, fieldErr("Seizures", "%d is negative", c.Seizures)
 	}
 	if len(c.Onsets) > 0 {
 		if c.Seizures != 0 && c.Seizures != len(c.Onsets) {
-			return c, fieldError("Seizures", "%d does not match the %d Onsets", c.Seizures, len(c.Onsets))
+			return c, fieldErr("Seizures", "%d does not match the %d Onsets", c.Seizures, len(c.Onsets))
 		}
 		c.Seizures = len(c.Onsets)
 		c.Onsets = append([]time.Duration(nil), c.Onsets...)
@@ -177,16 +177,16 @@ func (cfg Config) normalised() (Config, error) {
 			name := fmt.Sprintf("Onsets[%d]", i)
 			switch {
 			case o < 0:
-				return c, fieldError(name, "%v is negative", o)
+				return c, fieldErr(name, "%v is negative", o)
 			case o+c.SeizureMax > c.Duration:
-				return c, fieldError(name, "a seizure at %v may last %v, past the end of the recording (%v)", o, c.SeizureMax, c.Duration)
+				return c, fieldErr(name, "a seizure at %v may last %v, past the end of the recording (%v)", o, c.SeizureMax, c.Duration)
 			case i > 0 && c.Onsets[i-1]+c.SeizureMax >= o:
-				return c, fieldError(name, "a seizure at %v begins before the one at %v (lasting up to %v) may have ended", o, c.Onsets[i-1], c.SeizureMax)
+				return c, fieldErr(name, "a seizure at %v begins before the one at %v (lasting up to %v) may have ended", o, c.Onsets[i-1], c.SeizureMax)
 			}
 		}
 	} else if c.Seizures > 0 {
 		if fit := int64(c.Duration / (c.SeizureMax + SeizureGap)); int64(c.Seizures) > fit {
-			return c, fieldError("Seizures", "%d seizures of up to %v, each with %v around it, do not fit in Duration (%v): at most %d",
+			return c, fieldErr("Seizures", "%d seizures of up to %v, each with %v around it, do not fit in Duration (%v): at most %d",
 				c.Seizures, c.SeizureMax, SeizureGap, c.Duration, fit)
 		}
 	}
@@ -201,7 +201,7 @@ func (cfg Config) normalised() (Config, error) {
 
 func checkRate(field string, v, limit float64) error {
 	if math.IsNaN(v) || v < 0 || v > limit {
-		return fieldError(field, "%v is outside 0..%v", v, limit)
+		return fieldErr(field, "%v is outside 0..%v", v, limit)
 	}
 	return nil
 }

@@ -70,7 +70,7 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	if o.Bed == "" {
 		o.Bed = "bed-1"
 	}
-	if need := time.Duration(o.Seizures) * (synth.SeizureGap + synth.MinSeizure); o.Duration < need {
+	if need := time.Duration(o.Seizures) * (synth.SeizureGap + synth.ShortestSeizure); o.Duration < need {
 		return eval.Summary{}, fmt.Errorf("-duration %v is too short for %d seizures: at least %v", o.Duration, o.Seizures, need)
 	}
 	patient := func(d time.Duration, n int, seed uint64) (*synth.Patient, error) {

@@ -231,14 +231,9 @@ func (p *Pipeline) Stats() Stats {
 	return s
 }
 
-// Model returns the model (owned by the pipeline while Run runs).
-func (p *Pipeline) Model() classifier.Model { return p.model }
-
 // Dim returns the dimension of the feature vectors.
 func (p *Pipeline) Dim() int { return p.ext.Dim() }
 
-// FeatureNames returns the names of the feature vector's elements.
-func (p *Pipeline) FeatureNames() []string { return p.ext.Names() }
 
 // wall converts an offset from the start of the recording to wall-clock
 // time: from the source's start time, or from when Run began if the source

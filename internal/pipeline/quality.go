@@ -32,12 +32,6 @@ func newQuality(channels int, win int, flat float64) *quality {
 	return q
 }
 
-func (q *quality) reset() {
-	never := int64(math.MinInt64 / 2)
-	q.gap, q.lead, q.sat = never, never, never
-	q.any = false
-}
-
 // update takes the next frame.
 func (q *quality) update(f *acquire.Frame) {
 	q.frame++

@@ -1,0 +1,10 @@
+// Package daemon is what ictald runs: its configuration (the TOML file,
+// validated in one place, errors naming the file's keys), the source it
+// builds from that configuration (synth, edf, openbci, ads1299, paced by
+// acquire.Paced), the model it starts with (checkpoint, trained model or
+// a new one, with a corrupt checkpoint set aside instead of crash-looping),
+// the sinks (JSON lines, MQTT), and Run, which wires them to one
+// internal/pipeline and reports its progress to its owner (cmd/ictald:
+// systemd notification, watchdog and SIGHUP reload). Demo runs the same
+// path on a simulated patient with an embedded broker.
+package daemon
