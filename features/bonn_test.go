@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 // bonnRate is the sampling rate of the Bonn recordings, in Hz.
@@ -25,7 +25,7 @@ func readBonn(t testing.TB, set string, seg int) []float64 {
 		ext = "TXT"
 	}
 	name := fmt.Sprintf("%s%03d.%s", set, seg, ext)
-	f, err := os.Open(shared.Path(t, "data", "eeg", "bonn", set, name))
+	f, err := os.Open(datadir.Path(t, "data", "eeg", "bonn", set, name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ictal/ictal/acquire"
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 	"periph.io/x/conn/v3/gpio"
 )
 
@@ -23,7 +23,7 @@ const openBCIScale = 4.5e6 / 24 / (1<<23 - 1)
 // in µV as the GUI wrote them with two decimals.
 func openBCISamples(tb testing.TB, max int) [][8]float64 {
 	tb.Helper()
-	p := shared.Path(tb, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+	p := datadir.Path(tb, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
 	file, err := os.Open(p)
 	if err != nil {
 		tb.Fatal(err)

@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 // conformance returns the path of a file in the shared EDF conformance set.
 func conformance(t testing.TB, rel string) string {
 	t.Helper()
-	return shared.Path(t, "data", "eeg", "edf-conformance", rel)
+	return datadir.Path(t, "data", "eeg", "edf-conformance", rel)
 }
 
 // TestConformanceFiles opens every file of the conformance set and checks
@@ -175,7 +175,7 @@ func TestConformanceFiles(t *testing.T) {
 		})
 	}
 	// Every file of the set is covered by the table.
-	root := shared.Path(t, "data", "eeg", "edf-conformance")
+	root := datadir.Path(t, "data", "eeg", "edf-conformance")
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

@@ -12,13 +12,13 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/acquire"
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 const guiRows = 22490 // rows of the shared GUI recording (MANIFEST.md)
 
 func guiPath(t testing.TB) string {
-	return shared.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+	return datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
 }
 
 // readAll reads every frame of src.
@@ -308,7 +308,7 @@ func BenchmarkFileGUI(b *testing.B) {
 }
 
 func FuzzFile(f *testing.F) {
-	real, err := os.ReadFile(filepath.Join(shared.Dir(f), "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"))
+	real, err := os.ReadFile(filepath.Join(datadir.Dir(f), "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"))
 	if err != nil {
 		f.Fatal(err)
 	}

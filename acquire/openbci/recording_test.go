@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 // guiSample is one row of the OpenBCI GUI's "Raw EXG Data" export.
@@ -24,7 +24,7 @@ type guiSample struct {
 // (Cyton, 8 channels, 250 Hz, gain 24).
 func loadGUI(t testing.TB, n int) []guiSample {
 	t.Helper()
-	path := shared.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+	path := datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ictal/ictal/acquire"
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 // frames reads every frame of the recording at path.
@@ -34,7 +34,7 @@ func frames(t *testing.T, path string) ([]acquire.Frame, Recording) {
 }
 
 func TestConvert(t *testing.T) {
-	eeg := filepath.Join(shared.Dir(t), "data", "eeg")
+	eeg := filepath.Join(datadir.Dir(t), "data", "eeg")
 	tests := []struct {
 		in      string
 		bdf     bool

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/ictal/ictal/acquire"
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 func TestOpen(t *testing.T) {
-	eeg := filepath.Join(shared.Dir(t), "data", "eeg")
+	eeg := filepath.Join(datadir.Dir(t), "data", "eeg")
 	tests := []struct {
 		path     string
 		format   Format
@@ -52,7 +52,7 @@ func TestOpen(t *testing.T) {
 }
 
 func TestOpenLabelsAndErrors(t *testing.T) {
-	path := filepath.Join(shared.Dir(t), "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+	path := filepath.Join(datadir.Dir(t), "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
 	labels := []string{"Fp1", "Fp2", "C3", "C4", "P7", "P8", "O1", "O2"}
 	r, _, err := Open(path, &Opts{Labels: labels})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ictal/ictal/internal/bonn"
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 func bonnLines(t *testing.T, out []byte) []map[string]any {
@@ -30,7 +30,7 @@ func bonnLines(t *testing.T, out []byte) []map[string]any {
 // TestBonnTrainTestFolders trains on segments 1–40 of S and Z and tests on
 // 41–80, laid out as two folders of the shared layout.
 func TestBonnTrainTestFolders(t *testing.T) {
-	src := shared.Path(t, "data", "eeg", "bonn")
+	src := datadir.Path(t, "data", "eeg", "bonn")
 	dir := t.TempDir()
 	for _, half := range []string{"train", "test"} {
 		for _, set := range []string{"S", "Z"} {
@@ -67,7 +67,7 @@ func TestBonnTrainTestFolders(t *testing.T) {
 // TestBonnConcatEval runs the spliced-recording evaluation on 6-minute
 // recordings: three replays, each scored.
 func TestBonnConcatEval(t *testing.T) {
-	src := shared.Path(t, "data", "eeg", "bonn")
+	src := datadir.Path(t, "data", "eeg", "bonn")
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
 	if code := run([]string{"bonn", "-data", src, "-concat-eval", "-minutes", "6", "-seizure-rate", "0.3", "-o", dir, "-plot", dir}, &out, &errb); code != 0 {

@@ -17,7 +17,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/ictal/ictal/acquire/openbci"
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 // captureBoard plays a Cyton on the master side of a pseudo-terminal: it
@@ -86,7 +86,7 @@ func (b *captureBoard) serve() {
 // recording (Cyton, 8 channels, gain 24).
 func guiRows(t *testing.T, n int) [][8]float64 {
 	t.Helper()
-	data, err := os.ReadFile(shared.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"))
+	data, err := os.ReadFile(datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 func edfConformance(t *testing.T, rel string) string {
-	return shared.Path(t, "data", "eeg", "edf-conformance", rel)
+	return datadir.Path(t, "data", "eeg", "edf-conformance", rel)
 }
 
 func runEDFCommand(t *testing.T, args ...string) (stdout, stderr string, code int) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 func runIctal(args ...string) (stdout, stderr string, code int) {
@@ -18,8 +18,8 @@ func runIctal(args ...string) (stdout, stderr string, code int) {
 }
 
 func TestPaperCVDeterministicAcrossWorkers(t *testing.T) {
-	glass4 := shared.Path(t, "data", "keel", "glass4.dat")
-	iris0 := shared.Path(t, "data", "keel", "iris0.dat")
+	glass4 := datadir.Path(t, "data", "keel", "glass4.dat")
+	iris0 := datadir.Path(t, "data", "keel", "iris0.dat")
 	args := []string{"paper", "cv", "-data", glass4, iris0, "-algorithms", "UOB,RUS1,SB", "-learners", "nb,lda", "-folds", "3", "-points", "3", "-seed", "5", "-q"}
 	one, e1, c1 := runIctal(append(args, "-workers", "1")...)
 	two, e2, c2 := runIctal(append(args, "-workers", "2")...)
@@ -47,7 +47,7 @@ func TestPaperCVDeterministicAcrossWorkers(t *testing.T) {
 }
 
 func TestPaperCVProgressAndErrors(t *testing.T) {
-	iris0 := shared.Path(t, "data", "keel", "iris0.dat")
+	iris0 := datadir.Path(t, "data", "keel", "iris0.dat")
 	_, stderr, code := runIctal("paper", "cv", "-data", iris0, "-algorithms", "AC2", "-learners", "nb", "-modes", "batch", "-folds", "2", "-points", "2")
 	if code != 0 || !strings.Contains(stderr, "cv: 2/2") {
 		t.Errorf("exit %d, progress %q", code, stderr)
@@ -84,7 +84,7 @@ func TestPaperDriftCurvePlots(t *testing.T) {
 	if n := strings.Count(drift, `"stream":"sine1"`); n != 2 {
 		t.Errorf("drift: %d records, want plain and ns", n)
 	}
-	iris0 := shared.Path(t, "data", "keel", "iris0.dat")
+	iris0 := datadir.Path(t, "data", "keel", "iris0.dat")
 	curve, stderr, code := runIctal("paper", "curve", "-data", iris0, "-algorithms", "UOB", "-learners", "nb", "-fractions", "0.3,0.6", "-reps", "2", "-points", "2", "-q")
 	if code != 0 {
 		t.Fatalf("curve: %s", stderr)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/acquire/edf"
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 func TestParseSegmentErrors(t *testing.T) {
@@ -36,7 +36,7 @@ func TestParseSegmentErrors(t *testing.T) {
 }
 
 func TestLoadAllSets(t *testing.T) {
-	segs, err := Load(shared.Path(t, "data", "eeg", "bonn"), Sets...)
+	segs, err := Load(datadir.Path(t, "data", "eeg", "bonn"), Sets...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestLoadAllSets(t *testing.T) {
 // TestConcatRoundTrip splices a 10-minute recording, reads it back with
 // the EDF replay and checks the seizures, the samples and the rate.
 func TestConcatRoundTrip(t *testing.T) {
-	segs, err := Load(shared.Path(t, "data", "eeg", "bonn"), "S", "Z")
+	segs, err := Load(datadir.Path(t, "data", "eeg", "bonn"), "S", "Z")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func abs(x float64) float64 {
 }
 
 func FuzzParseSegment(f *testing.F) {
-	b, err := os.ReadFile(shared.Path(f, "data", "eeg", "bonn", "N", "N001.TXT"))
+	b, err := os.ReadFile(datadir.Path(f, "data", "eeg", "bonn", "N", "N001.TXT"))
 	if err != nil {
 		f.Fatal(err)
 	}

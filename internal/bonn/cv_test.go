@@ -4,14 +4,14 @@ import (
 	"testing"
 
 	"github.com/ictal/ictal/classifier"
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 // TestCrossValidateMeetsTargets runs the default model (UOB with naive
 // Bayes, fixed before looking at these data) on S vs Z and S vs all: the
 // segment-level AUC must reach 0.98 and 0.95.
 func TestCrossValidateMeetsTargets(t *testing.T) {
-	dir := shared.Path(t, "data", "eeg", "bonn")
+	dir := datadir.Path(t, "data", "eeg", "bonn")
 	for _, tt := range []struct {
 		task string
 		min  float64

@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 const sec = time.Second
 
 func summaryPath(t testing.TB, n int) string {
-	return shared.Path(t, "data", "eeg", "chbmit", "summaries", fmt.Sprintf("chb%02d-summary.txt", n))
+	return datadir.Path(t, "data", "eeg", "chbmit", "summaries", fmt.Sprintf("chb%02d-summary.txt", n))
 }
 
 func TestAllSummariesList198Seizures(t *testing.T) {

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 // TestLoadEveryManifestFile checks every KEEL file against the manifest's
 // table: rows, features, positives and the positive label.
 func TestLoadEveryManifestFile(t *testing.T) {
-	dir := shared.Path(t, "data", "keel")
+	dir := datadir.Path(t, "data", "keel")
 	want := []struct {
 		file                      string
 		rows, features, positives int

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ictal/ictal/internal/shared"
+	"github.com/ictal/ictal/internal/datadir"
 )
 
 func loadShared(t *testing.T, names ...string) []Data {
 	t.Helper()
 	var paths []string
 	for _, n := range names {
-		paths = append(paths, shared.Path(t, "data", "keel", n))
+		paths = append(paths, datadir.Path(t, "data", "keel", n))
 	}
 	ds, err := LoadData(paths)
 	if err != nil {
@@ -80,7 +80,7 @@ func TestRunCVRejectsBadOptions(t *testing.T) {
 }
 
 func TestLoadDataFolderAndErrors(t *testing.T) {
-	ds, err := LoadData([]string{shared.Path(t, "data", "keel")})
+	ds, err := LoadData([]string{datadir.Path(t, "data", "keel")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestLoadDataFolderAndErrors(t *testing.T) {
 	if _, err := LoadData([]string{t.TempDir()}); err == nil {
 		t.Error("empty folder accepted")
 	}
-	p := shared.Path(t, "data", "keel", "iris0.dat")
+	p := datadir.Path(t, "data", "keel", "iris0.dat")
 	if _, err := LoadData([]string{p, p}); err == nil {
 		t.Error("a data set given twice accepted")
 	}

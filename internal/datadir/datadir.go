@@ -1,6 +1,6 @@
-// Package shared locates the project's shared data folder (../shared beside
+// Package datadir locates the project's shared data folder (../shared beside
 // the repository, or $ICTAL_SHARED) for tests that read real data in place.
-package shared
+package datadir
 
 import (
 	"os"
@@ -17,7 +17,7 @@ func Dir(t testing.TB) string {
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		t.Fatalf("shared: %v", err)
+		t.Fatalf("datadir: %v", err)
 	}
 	for d := wd; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
@@ -28,7 +28,7 @@ func Dir(t testing.TB) string {
 			return s
 		}
 		if filepath.Dir(d) == d {
-			t.Fatalf("shared: no go.mod above %s", wd)
+			t.Fatalf("datadir: no go.mod above %s", wd)
 		}
 	}
 }
