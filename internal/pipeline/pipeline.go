@@ -234,7 +234,6 @@ func (p *Pipeline) Stats() Stats {
 // Dim returns the dimension of the feature vectors.
 func (p *Pipeline) Dim() int { return p.ext.Dim() }
 
-
 // wall converts an offset from the start of the recording to wall-clock
 // time: from the source's start time, or from when Run began if the source
 // does not know it.
