@@ -3,6 +3,7 @@ package openbci
 import (
 	"context"
 	"errors"
+	"github.com/ictal/ictal/acquire/openbci/openbcitest"
 	"io"
 	"log/slog"
 	"math"
@@ -43,13 +44,13 @@ func readFrames(t *testing.T, s *Source, n int) []acquire.Frame {
 }
 
 func TestOpenSerialConfiguresPtyRaw(t *testing.T) {
-	p := openPty(t)
-	port, err := OpenSerial(p.slavePath)
+	p := openbcitest.OpenPty(t)
+	port, err := OpenSerial(p.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer port.Close()
-	tio, err := unix.IoctlGetTermios(int(p.tty.Fd()), unix.TCGETS)
+	tio, err := unix.IoctlGetTermios(int(p.TTY.Fd()), unix.TCGETS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestOpenSerialConfiguresPtyRaw(t *testing.T) {
 	}
 	// Bytes pass through unchanged both ways, CR and 0xA0 included.
 	in := []byte{0xA0, '\r', '\n', 0x03, 0xC0, 0xFF}
-	if _, err := p.master.Write(in); err != nil {
+	if _, err := p.Master.Write(in); err != nil {
 		t.Fatal(err)
 	}
 	got := make([]byte, len(in))
@@ -92,9 +93,9 @@ func TestOpenSerialConfiguresPtyRaw(t *testing.T) {
 func TestSourceCytonOverPty(t *testing.T) {
 	samples := loadGUI(t, 900)
 	script, want := damagedGUI(samples)
-	p := openPty(t)
-	board := newFakeBoard(t, p, false, script)
-	s, err := Open(context.Background(), p.slavePath, fastOpts())
+	p := openbcitest.OpenPty(t)
+	board := openbcitest.NewBoard(t, p, false, script)
+	s, err := Open(context.Background(), p.Path, fastOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +115,8 @@ func TestSourceCytonOverPty(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	<-board.stopped
-	if got := board.commands(); got != "svcbs" {
+	<-board.Stopped()
+	if got := board.Commands(); got != "svcbs" {
 		t.Errorf("board received %q, want \"svcbs\"", got)
 	}
 	if err := s.ReadFrame(acquire.NewFrame(8)); !errors.Is(err, ErrClosed) {
@@ -155,12 +156,12 @@ func daisyScript(samples []guiSample) ([]byte, []uint64) {
 func TestSourceDaisyOverPty(t *testing.T) {
 	samples := loadGUI(t, 600)
 	script, seqs := daisyScript(samples)
-	p := openPty(t)
-	board := newFakeBoard(t, p, true, script)
+	p := openbcitest.OpenPty(t)
+	board := openbcitest.NewBoard(t, p, true, script)
 	o := fastOpts()
 	o.Daisy = true
 	o.Labels = []string{"Fp1", "Fp2", "C3", "C4", "P7", "P8", "O1", "O2", "F7", "F8", "F3", "F4", "T7", "T8", "P3", "P4"}
-	s, err := Open(context.Background(), p.slavePath, o)
+	s, err := Open(context.Background(), p.Path, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,32 +187,30 @@ func TestSourceDaisyOverPty(t *testing.T) {
 		t.Errorf("stats %+v, want 3 orphans (packet 0 and two halves), 2 lost", st)
 	}
 	s.Close()
-	<-board.stopped
-	if got := board.commands(); got != "svCbs" {
+	<-board.Stopped()
+	if got := board.Commands(); got != "svCbs" {
 		t.Errorf("board received %q, want \"svCbs\"", got)
 	}
 }
 
 func TestOpenFailsWithoutDaisy(t *testing.T) {
-	p := openPty(t)
-	newFakeBoard(t, p, false, nil)
+	p := openbcitest.OpenPty(t)
+	openbcitest.NewBoard(t, p, false, nil)
 	o := fastOpts()
 	o.Daisy = true
-	_, err := Open(context.Background(), p.slavePath, o)
+	_, err := Open(context.Background(), p.Path, o)
 	if !errors.Is(err, ErrNoDaisy) {
 		t.Fatalf("error %v, want ErrNoDaisy", err)
 	}
 }
 
 func TestOpenFailsWhenBoardIsSilent(t *testing.T) {
-	p := openPty(t)
-	board := newFakeBoard(t, p, false, nil)
-	board.mu.Lock()
-	board.mute = true
-	board.mu.Unlock()
+	p := openbcitest.OpenPty(t)
+	board := openbcitest.NewBoard(t, p, false, nil)
+	board.SetMute(true)
 	o := fastOpts()
 	o.ReplyTimeout = 300 * time.Millisecond
-	_, err := Open(context.Background(), p.slavePath, o)
+	_, err := Open(context.Background(), p.Path, o)
 	if !errors.Is(err, ErrNoReply) || !strings.Contains(err.Error(), "reset 'v'") {
 		t.Fatalf("error %v, want ErrNoReply for the reset", err)
 	}
@@ -267,11 +266,11 @@ func (r *reopener) open(string) (io.ReadWriteCloser, error) {
 // with back-off and that frames resume with FlagGap.
 func TestSourceReconnectsAfterHangup(t *testing.T) {
 	samples := loadGUI(t, 400)
-	first, second := openPty(t), openPty(t)
-	newFakeBoard(t, first, false, guiStream(samples[:200]))
-	board2 := newFakeBoard(t, second, false, guiStream(samples[200:]))
+	first, second := openbcitest.OpenPty(t), openbcitest.OpenPty(t)
+	openbcitest.NewBoard(t, first, false, guiStream(samples[:200]))
+	board2 := openbcitest.NewBoard(t, second, false, guiStream(samples[200:]))
 	r := &reopener{t: t, paths: make(chan string, 2)}
-	r.paths <- first.slavePath
+	r.paths <- first.Path
 	o := fastOpts()
 	o.Open = r.open
 	var log strings.Builder
@@ -290,9 +289,9 @@ func TestSourceReconnectsAfterHangup(t *testing.T) {
 		}
 	}
 	r.fails.Store(2) // the device is not back at once
-	first.close()    // hang up
+	first.Close()    // hang up
 	hungUp := time.Now()
-	r.paths <- second.slavePath
+	r.paths <- second.Path
 	got = readFrames(t, s, 150)
 	outage := time.Since(hungUp)
 	if g := got[0]; g.Flags&acquire.FlagGap == 0 || g.Seq < 200 {
@@ -313,7 +312,7 @@ func TestSourceReconnectsAfterHangup(t *testing.T) {
 	if r.fails.Load() != 0 || r.opened.Load() != 2 {
 		t.Errorf("failed opens left %d, opened %d", r.fails.Load(), r.opened.Load())
 	}
-	if got := board2.commands(); got != "svcb" {
+	if got := board2.Commands(); got != "svcb" {
 		t.Errorf("second board received %q", got)
 	}
 	t.Logf("log:\n%s", log.String())
@@ -328,12 +327,12 @@ func TestSourceReconnectsAfterHangup(t *testing.T) {
 // port failing is reconnected after StallTimeout.
 func TestSourceReconnectsAfterStall(t *testing.T) {
 	samples := loadGUI(t, 200)
-	first, second := openPty(t), openPty(t)
-	newFakeBoard(t, first, false, guiStream(samples[:100]))
-	newFakeBoard(t, second, false, guiStream(samples[100:]))
+	first, second := openbcitest.OpenPty(t), openbcitest.OpenPty(t)
+	openbcitest.NewBoard(t, first, false, guiStream(samples[:100]))
+	openbcitest.NewBoard(t, second, false, guiStream(samples[100:]))
 	r := &reopener{t: t, paths: make(chan string, 2)}
-	r.paths <- first.slavePath
-	r.paths <- second.slavePath
+	r.paths <- first.Path
+	r.paths <- second.Path
 	o := fastOpts()
 	o.Open = r.open
 	s, err := Open(context.Background(), "cyton", o)
@@ -353,10 +352,10 @@ func TestSourceReconnectsAfterStall(t *testing.T) {
 }
 
 func TestCloseStopsReconnection(t *testing.T) {
-	p := openPty(t)
-	newFakeBoard(t, p, false, guiStream(loadGUI(t, 10)))
+	p := openbcitest.OpenPty(t)
+	openbcitest.NewBoard(t, p, false, guiStream(loadGUI(t, 10)))
 	r := &reopener{t: t, paths: make(chan string, 1)}
-	r.paths <- p.slavePath
+	r.paths <- p.Path
 	o := fastOpts()
 	o.Open = r.open
 	ctx, cancel := context.WithCancel(context.Background())
@@ -366,7 +365,7 @@ func TestCloseStopsReconnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	readFrames(t, s, 10)
-	p.close() // every reopen now fails
+	p.Close() // every reopen now fails
 	done := make(chan error, 1)
 	go func() { done <- s.ReadFrame(acquire.NewFrame(8)) }()
 	time.Sleep(300 * time.Millisecond) // a few back-off rounds
@@ -382,10 +381,10 @@ func TestCloseStopsReconnection(t *testing.T) {
 }
 
 func TestContextStopsReadFrame(t *testing.T) {
-	p := openPty(t)
-	newFakeBoard(t, p, false, nil) // answers, never streams
+	p := openbcitest.OpenPty(t)
+	openbcitest.NewBoard(t, p, false, nil) // answers, never streams
 	ctx, cancel := context.WithCancel(context.Background())
-	s, err := Open(ctx, p.slavePath, fastOpts())
+	s, err := Open(ctx, p.Path, fastOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,9 +404,9 @@ func TestContextStopsReadFrame(t *testing.T) {
 }
 
 func TestReadFrameRejectsWrongFrameSize(t *testing.T) {
-	p := openPty(t)
-	newFakeBoard(t, p, false, nil)
-	s, err := Open(context.Background(), p.slavePath, fastOpts())
+	p := openbcitest.OpenPty(t)
+	openbcitest.NewBoard(t, p, false, nil)
+	s, err := Open(context.Background(), p.Path, fastOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,16 +414,16 @@ func TestReadFrameRejectsWrongFrameSize(t *testing.T) {
 	if err := s.ReadFrame(acquire.NewFrame(16)); !errors.Is(err, acquire.ErrFrameSize) {
 		t.Errorf("error %v, want ErrFrameSize", err)
 	}
-	if got := s.String(); got != "openbci cyton (8 ch, 250 Hz) on "+p.slavePath {
+	if got := s.String(); got != "openbci cyton (8 ch, 250 Hz) on "+p.Path {
 		t.Errorf("String() = %q", got)
 	}
 }
 
 func TestReadFrameAllocatesNothing(t *testing.T) {
 	samples := loadGUI(t, 1000)
-	p := openPty(t)
-	newFakeBoard(t, p, false, guiStream(samples))
-	s, err := Open(context.Background(), p.slavePath, fastOpts())
+	p := openbcitest.OpenPty(t)
+	openbcitest.NewBoard(t, p, false, guiStream(samples))
+	s, err := Open(context.Background(), p.Path, fastOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,11 +462,9 @@ func (p *failingPort) Read(b []byte) (int, error) {
 // also counts as a lost link; the source reconnects to the same path.
 func TestSourceReconnectsAfterReadError(t *testing.T) {
 	samples := loadGUI(t, 300)
-	p := openPty(t)
-	board := newFakeBoard(t, p, false, guiStream(samples))
-	board.mu.Lock()
-	board.chunk, board.pace = PacketSize, 2*time.Millisecond // twice real time: the board is still streaming when 's' comes
-	board.mu.Unlock()
+	p := openbcitest.OpenPty(t)
+	board := openbcitest.NewBoard(t, p, false, guiStream(samples))
+	board.SetPacing(PacketSize, 2*time.Millisecond) // twice real time: the board is still streaming when 's' comes
 	opens := 0
 	o := fastOpts()
 	o.Reset = false
@@ -482,7 +479,7 @@ func TestSourceReconnectsAfterReadError(t *testing.T) {
 		}
 		return port, nil
 	}
-	s, err := Open(context.Background(), p.slavePath, o)
+	s, err := Open(context.Background(), p.Path, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,7 +500,7 @@ func TestSourceReconnectsAfterReadError(t *testing.T) {
 		}
 	}
 	// 's' on the failed port (best effort), then the handshake again.
-	if got := board.commands(); got != "scbsscb" {
+	if got := board.Commands(); got != "scbsscb" {
 		t.Errorf("board received %q, want \"scbsscb\" (no reset)", got)
 	}
 }

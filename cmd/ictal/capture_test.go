@@ -4,82 +4,27 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/ictal/ictal/acquire/openbci/openbcitest"
 	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/ictal/ictal/acquire/openbci"
 	"github.com/ictal/ictal/internal/datadir"
 )
 
-// captureBoard plays a Cyton on the master side of a pseudo-terminal: it
-// answers 'v' and 'C' as the firmware does and streams script after 'b'.
-// ictal capture opens the slave with the real serial code.
-type captureBoard struct {
-	path   string
-	master *os.File
-	script []byte
-	mu     sync.Mutex
-	cmds   []byte
-}
-
-func newCaptureBoard(t *testing.T, script []byte) *captureBoard {
+// newCaptureBoard plays a Cyton (with a Daisy when daisy is set) on a
+// pseudo-terminal; ictal capture opens the returned path with the real
+// serial code.
+func newCaptureBoard(t *testing.T, daisy bool, script []byte) (*openbcitest.Board, string) {
 	t.Helper()
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Fatalf("pty: %v", err)
-	}
-	// A non-blocking duplicate of the master goes through the runtime
-	// poller, so closing it ends the goroutines below.
-	fd, err := syscall.Dup(int(ptmx.Fd()))
-	ptmx.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		t.Fatal(err)
-	}
-	b := &captureBoard{path: tty.Name(), master: os.NewFile(uintptr(fd), "ptmx"), script: script}
-	t.Cleanup(func() { b.master.Close(); tty.Close() })
-	go b.serve()
-	return b
-}
-
-func (b *captureBoard) commands() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.cmds)
-}
-
-func (b *captureBoard) serve() {
-	var buf [64]byte
-	for {
-		n, err := b.master.Read(buf[:])
-		if err != nil {
-			return
-		}
-		for _, c := range buf[:n] {
-			b.mu.Lock()
-			b.cmds = append(b.cmds, c)
-			b.mu.Unlock()
-			switch c {
-			case 'v':
-				b.master.WriteString("OpenBCI V3 8-16 channel\nADS1299 Device ID: 0x3E\nLIS3DH Device ID: 0x33\nFirmware: v3.1.2\n$$$")
-			case 'C':
-				b.master.WriteString("daisy attached16$$$")
-			case 'b':
-				go b.master.Write(b.script)
-			}
-		}
-	}
+	p := openbcitest.OpenPty(t)
+	return openbcitest.NewBoard(t, p, daisy, script), p.Path
 }
 
 // guiRows reads the µV of the first n samples of the shared OpenBCI GUI
@@ -143,9 +88,9 @@ func parseCSV(t *testing.T, out string) (header []string, rows [][]string) {
 
 func TestCaptureOpenBCI(t *testing.T) {
 	rows := guiRows(t, 60)
-	board := newCaptureBoard(t, guiPackets(rows, map[int]bool{30: true}))
+	board, port := newCaptureBoard(t, false, guiPackets(rows, map[int]bool{30: true}))
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"capture", "-source", "openbci", "-port", board.path, "-frames", "50"}, &stdout, &stderr)
+	code := run([]string{"capture", "-source", "openbci", "-port", port, "-frames", "50"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -179,7 +124,7 @@ func TestCaptureOpenBCI(t *testing.T) {
 	if !strings.Contains(stderr.String(), "50 frames, 1 lost") {
 		t.Errorf("stderr lacks the summary: %s", stderr.String())
 	}
-	waitFor(t, func() bool { return board.commands() == "svcbs" }, "board to receive \"svcbs\", got %q", board.commands)
+	waitFor(t, func() bool { return board.Commands() == "svcbs" }, "board to receive \"svcbs\", got %q", board.Commands)
 }
 
 func TestCaptureDaisyWithGain(t *testing.T) {
@@ -191,9 +136,9 @@ func TestCaptureDaisyWithGain(t *testing.T) {
 		}
 		script = openbci.AppendPacket(script, &p)
 	}
-	board := newCaptureBoard(t, script)
+	board, port := newCaptureBoard(t, true, script)
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"capture", "-port", board.path, "-daisy", "-gain", "12", "-frames", "5"}, &stdout, &stderr)
+	code := run([]string{"capture", "-port", port, "-daisy", "-gain", "12", "-frames", "5"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -214,7 +159,7 @@ func TestCaptureDaisyWithGain(t *testing.T) {
 			}
 		}
 	}
-	waitFor(t, func() bool { return board.commands() == "svCbs" }, "board to receive \"svCbs\", got %q", board.commands)
+	waitFor(t, func() bool { return board.Commands() == "svCbs" }, "board to receive \"svCbs\", got %q", board.Commands)
 }
 
 // TestCaptureStopsOnSIGINT runs capture without -frames and interrupts it
@@ -225,12 +170,12 @@ func TestCaptureStopsOnSIGINT(t *testing.T) {
 	for range 20 { // 20 × 256 packets: longer than the test
 		script = append(script, guiPackets(rows, nil)...)
 	}
-	board := newCaptureBoard(t, script)
+	board, port := newCaptureBoard(t, false, script)
 	pr, pw := io.Pipe()
 	var stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run([]string{"capture", "-port", board.path}, pw, &stderr)
+		done <- run([]string{"capture", "-port", port}, pw, &stderr)
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)
@@ -269,7 +214,7 @@ func TestCaptureStopsOnSIGINT(t *testing.T) {
 			t.Fatalf("row %d: %v", k, r)
 		}
 	}
-	waitFor(t, func() bool { return strings.HasSuffix(board.commands(), "bs") }, "board to receive 's', got %q", board.commands)
+	waitFor(t, func() bool { return strings.HasSuffix(board.Commands(), "bs") }, "board to receive 's', got %q", board.Commands)
 }
 
 func TestCaptureErrors(t *testing.T) {
