@@ -58,6 +58,10 @@ type Dev struct {
 	nbytes int
 }
 
+// sleep waits out the start-up timings; the package's tests record the
+// waits instead (helpers_test.go).
+var sleep = time.Sleep
+
 // New initialises the ADS1299 on port, with DRDY on drdy, and starts
 // continuous conversions. reset and start are the RESET and START pins when
 // the board wires them to the host, nil (or gpio.INVALID) otherwise: the
@@ -86,12 +90,9 @@ func New(port spi.Port, drdy gpio.PinIn, reset, start gpio.PinOut, opts *Opts) (
 	d := &Dev{
 		c:       c,
 		drdy:    drdy,
-		sleep:   opts.sleep,
+		sleep:   sleep,
 		timeout: opts.DRDYTimeout,
 		period:  time.Second / time.Duration(opts.Rate),
-	}
-	if d.sleep == nil {
-		d.sleep = time.Sleep
 	}
 	if start != nil && start != gpio.INVALID {
 		d.start = start

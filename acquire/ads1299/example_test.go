@@ -84,7 +84,7 @@ func ExampleOpen() {
 	opts := ads1299.DefaultOpts
 	opts.Channels[0].Label = "Fp1"
 	opts.Channels[1].Label = "Fp2"
-	d, err := ads1299.Open("/dev/spidev0.0", "GPIO25", "GPIO22", "", &opts)
+	d, err := ads1299.Open(ads1299.Wiring{SPI: "/dev/spidev0.0", DRDY: "GPIO25", Reset: "GPIO22"}, &opts)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -135,10 +135,11 @@ func newDRDY() *gpiotest.Pin {
 	return &gpiotest.Pin{N: "DRDY", Num: 25, EdgesChan: make(chan gpio.Level, 512)}
 }
 
-// testOpts returns DefaultOpts with the sleeps recorded instead of slept.
+// testOpts returns DefaultOpts and has the next Dev record its sleeps in
+// ev instead of sleeping (the package's tests do not run in parallel).
 func testOpts(ev *events) *Opts {
+	sleep = ev.sleep
 	o := DefaultOpts
-	o.sleep = ev.sleep
 	return &o
 }
 

@@ -10,14 +10,24 @@ import (
 	"periph.io/x/host/v3"
 )
 
-// Open initialises the host's drivers and opens an ADS1299 by the names a
-// configuration file uses: spiName for spireg.Open (e.g. "/dev/spidev0.0",
-// "SPI0.0", or "" for the first port) and GPIO names for gpioreg.ByName
-// (e.g. "GPIO25"). resetName and startName may be empty when those pins are
-// not wired to the host. Close closes the SPI port as well.
+// Wiring names the SPI port and the GPIOs an ADS1299 is wired to, as a
+// configuration file spells them.
+type Wiring struct {
+	// SPI is the port for spireg.Open: "/dev/spidev0.0", "SPI0.0", or ""
+	// for the first port.
+	SPI string
+	// DRDY, Reset and Start are GPIO names for gpioreg.ByName ("GPIO25").
+	// DRDY is required; Reset and Start are empty when those pins are not
+	// wired to the host (the RESET and START commands are used instead).
+	DRDY, Reset, Start string
+}
+
+// Open initialises the host's drivers and opens the ADS1299 wired as w.
+// Close closes the SPI port as well.
 //
 // Open needs real hardware; tests exercise New with fakes instead.
-func Open(spiName, drdyName, resetName, startName string, opts *Opts) (*Dev, error) {
+func Open(w Wiring, opts *Opts) (*Dev, error) {
+	spiName, drdyName, resetName, startName := w.SPI, w.DRDY, w.Reset, w.Start
 	if _, err := host.Init(); err != nil {
 		return nil, fmt.Errorf("ads1299: initialising host drivers: %w", err)
 	}

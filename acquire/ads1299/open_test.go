@@ -22,7 +22,7 @@ func TestOpenNamesWhatIsMissing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := Open(tt.spi, tt.drdy, tt.reset, tt.start, nil)
+			d, err := Open(Wiring{SPI: tt.spi, DRDY: tt.drdy, Reset: tt.reset, Start: tt.start}, nil)
 			if d != nil || err == nil {
 				t.Fatalf("Open = %v, %v; want an error", d, err)
 			}

@@ -158,9 +158,6 @@ type Opts struct {
 	// RefSettle is waited after the internal reference buffer is turned on
 	// (CONFIG3 PD_REFBUF), before the other registers are written.
 	RefSettle time.Duration
-
-	// sleep replaces time.Sleep in tests.
-	sleep func(time.Duration)
 }
 
 // DefaultOpts is a usual EEG setup: 250 SPS, 4 MHz SPI, all channels on

@@ -76,7 +76,7 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		if s.Rate != 0 {
 			o.Rate = s.Rate
 		}
-		d, err := ads1299.Open(s.SPI, s.DRDY, s.ResetPin, s.StartPin, &o)
+		d, err := ads1299.Open(ads1299.Wiring{SPI: s.SPI, DRDY: s.DRDY, Reset: s.ResetPin, Start: s.StartPin}, &o)
 		if err != nil {
 			return nil, fmt.Errorf("source (ads1299 %s): %w", s.SPI, err)
 		}
