@@ -23,8 +23,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/internal/daemon"
-	"github.com/ictal/ictal/internal/pipeline"
 	"github.com/ictal/ictal/systemd"
 )
 
@@ -115,28 +115,11 @@ func cmdRun(args []string, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	reload := make(chan *daemon.Config, 1)
+	rules := make(chan alert.DetectorConfig, 1)
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-hup:
-				nc, err := daemon.LoadConfig(*path)
-				if err != nil {
-					log.Error("reload: configuration rejected, keeping the current one", slog.Any("err", err))
-					continue
-				}
-				select {
-				case reload <- nc:
-				default:
-				}
-			}
-		}
-	}()
+	go reloadOnHangup(ctx, hup, *path, level, rules, log)
 	sdn := newNotifier(log)
 	go func() {
 		<-ctx.Done()
@@ -144,9 +127,7 @@ func cmdRun(args []string, stderr io.Writer) error {
 	}()
 	start := time.Now()
 	err = daemon.Run(ctx, cfg, log, daemon.Options{
-		Reload: reload, LogLevel: level,
-		Ready: sdn.ready, Window: sdn.window,
-		OnPipeline: func(p *pipeline.Pipeline) { sdn.stats = p.Stats },
+		Rules: rules, Ready: sdn.ready, Window: sdn.window,
 	})
 	log.Info("ictald stopped", slog.Duration("uptime", time.Since(start).Round(time.Second)), slog.Any("err", err))
 	return err
@@ -178,4 +159,31 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	_, err := daemon.Demo(ctx, o, stdout, log)
 	return err
+}
+
+// reloadOnHangup re-reads the configuration on SIGHUP: the log level is
+// set at once and the decision rule is handed to the pipeline, which
+// applies it at its next window (or when the event in progress ends).
+// Other changes need a restart. A configuration that does not load is
+// logged and the current one stays.
+func reloadOnHangup(ctx context.Context, hup <-chan os.Signal, path string, level *slog.LevelVar, rules chan alert.DetectorConfig, log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+		}
+		nc, err := daemon.LoadConfig(path)
+		if err != nil {
+			log.Error("reload: configuration rejected, keeping the current one", slog.Any("err", err))
+			continue
+		}
+		level.Set(daemon.ParseLevel(nc.Log.Level))
+		select {
+		case <-rules: // replace a rule the pipeline has not taken yet
+		default:
+		}
+		rules <- nc.DetectorConfig()
+		log.Info("reload: log level set, decision rule handed to the pipeline; other changes need a restart")
+	}
 }

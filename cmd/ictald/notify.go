@@ -34,7 +34,6 @@ type notifier struct {
 	every time.Duration // 0: no watchdog pings
 	last  time.Time
 	log   *slog.Logger
-	stats func() pipeline.Stats // nil until the pipeline exists
 }
 
 // newNotifier reads WATCHDOG_USEC (and WATCHDOG_PID) from the environment.
@@ -66,12 +65,13 @@ func (n *notifier) notify(state string) {
 // ready is daemon.Options.Ready.
 func (n *notifier) ready() {
 	n.last = n.now()
-	n.notify(sd.SdNotifyReady + "\nSTATUS=" + n.status())
+	n.notify(sd.SdNotifyReady + "\nSTATUS=monitoring")
 }
 
 // window is daemon.Options.Window: a keep-alive when half the watchdog
-// period has passed since the last one (or since ready).
-func (n *notifier) window() {
+// period has passed since the last one (or since ready), with the
+// pipeline's counters in the STATUS line.
+func (n *notifier) window(s pipeline.Stats) {
 	if n.every <= 0 {
 		return
 	}
@@ -80,7 +80,7 @@ func (n *notifier) window() {
 		return
 	}
 	n.last = now
-	n.notify(sd.SdNotifyWatchdog + "\nSTATUS=" + n.status())
+	n.notify(sd.SdNotifyWatchdog + "\nSTATUS=" + status(s))
 }
 
 // stopping tells systemd the daemon is shutting down (final checkpoint).
@@ -89,10 +89,6 @@ func (n *notifier) stopping() {
 }
 
 // status is the one-line STATUS= shown by `systemctl status ictald`.
-func (n *notifier) status() string {
-	if n.stats == nil {
-		return "monitoring"
-	}
-	s := n.stats()
+func status(s pipeline.Stats) string {
 	return fmt.Sprintf("monitoring: %d windows (%d usable), %d events, %d gaps", s.Windows, s.Usable, s.Events, s.Gaps)
 }

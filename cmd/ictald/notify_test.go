@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/ictal/ictal/internal/pipeline"
 	"log/slog"
 	"net"
 	"os"
@@ -41,14 +42,14 @@ func TestNotifierRateLimitsKeepAlives(t *testing.T) {
 			n.ready()
 			for _, w := range tt.windows {
 				now = t0.Add(w)
-				n.window()
+				n.window(pipeline.Stats{Windows: 7, Usable: 6, Events: 1})
 			}
 			if len(sent) == 0 || !strings.HasPrefix(sent[0], "READY=1\nSTATUS=") {
 				t.Fatalf("first message %q, want READY=1 with a status", sent)
 			}
 			pings := 0
 			for _, s := range sent[1:] {
-				if !strings.HasPrefix(s, "WATCHDOG=1\n") {
+				if !strings.HasPrefix(s, "WATCHDOG=1\nSTATUS=monitoring: 7 windows (6 usable), 1 events, 0 gaps") {
 					t.Errorf("unexpected message %q", s)
 				}
 				pings++
@@ -202,7 +203,8 @@ func TestNotifierWindowAllocatesNothing(t *testing.T) {
 		last:  t0,
 		log:   slog.New(slog.DiscardHandler),
 	}
-	if a := testing.AllocsPerRun(1000, n.window); a != 0 {
+	st := pipeline.Stats{Windows: 9}
+	if a := testing.AllocsPerRun(1000, func() { n.window(st) }); a != 0 {
 		t.Errorf("window allocates %v times per call", a)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/pipeline"
 )
 
 func TestLoadModelFallbacks(t *testing.T) {
@@ -84,7 +85,7 @@ jsonl = "` + filepath.Join(dir, "out.jsonl") + `"
 	defer cancel()
 	ready := false
 	windows := 0
-	if err := Run(ctx, cfg, slog.New(slog.DiscardHandler), Options{Ready: func() { ready = true }, Window: func() { windows++ }}); err != nil {
+	if err := Run(ctx, cfg, slog.New(slog.DiscardHandler), Options{Ready: func() { ready = true }, Window: func(pipeline.Stats) { windows++ }}); err != nil {
 		t.Fatal(err)
 	}
 	if !ready || windows < 100 {

@@ -17,17 +17,14 @@ import (
 type Options struct {
 	// Sinks receive everything besides the configured JSON-lines output.
 	Sinks []alert.Sink
-	// Hooks: Ready when the source and the model are up, Window after
-	// every window (watchdog keep-alive).
-	Ready, Window func()
-	// Reload delivers re-read configurations (SIGHUP); what can change
-	// safely — the decision rule and the log level — is applied.
-	Reload <-chan *Config
-	// LogLevel is changed on reload when set.
-	LogLevel *slog.LevelVar
-	// OnPipeline, when set, is called with the pipeline before it runs
-	// (for feedback wiring).
-	OnPipeline func(*pipeline.Pipeline)
+	// Ready is called when the source and the model are up.
+	Ready func()
+	// Window is called after every window with the pipeline's counters
+	// (systemd's watchdog keep-alive and STATUS line).
+	Window func(pipeline.Stats)
+	// Rules delivers new decision rules (SIGHUP: the owner re-reads the
+	// configuration and sends its rule); the pipeline applies them.
+	Rules <-chan alert.DetectorConfig
 }
 
 // Run runs the daemon until ctx is done or the source ends, then writes a
@@ -94,12 +91,11 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 			return nil
 		}
 	}
-	p, err := pipeline.New(src, fcfg, model, cfg.PipelineConfig(), sinks, hooks, log)
+	pc := cfg.PipelineConfig()
+	pc.Rules = opt.Rules
+	p, err := pipeline.New(src, fcfg, model, pc, sinks, hooks, log)
 	if err != nil {
 		return err
-	}
-	if opt.OnPipeline != nil {
-		opt.OnPipeline(p)
 	}
 	if pub != nil {
 		fctx, cancel := context.WithCancel(ctx)
@@ -108,28 +104,6 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	}
 	log.Info("running", slog.String("source", cfg.Source.Type), slog.Int("channels", len(info.Channels)),
 		slog.Float64("rate", info.Rate), slog.Int("features", p.Dim()), slog.String("site", cfg.Site.Site), slog.String("bed", cfg.Site.Bed))
-	if opt.Reload != nil {
-		go func() {
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case nc, ok := <-opt.Reload:
-					if !ok {
-						return
-					}
-					if err := p.Reconfigure(nc.DetectorConfig()); err != nil {
-						log.Error("reload: decision rule rejected", slog.Any("err", err))
-						continue
-					}
-					if opt.LogLevel != nil {
-						opt.LogLevel.Set(ParseLevel(nc.Log.Level))
-					}
-					log.Info("reload: decision rule and log level applied; other changes need a restart")
-				}
-			}
-		}()
-	}
 	err = p.Run(ctx)
 	st := p.Stats()
 	log.Info("stopped", slog.Int64("frames", st.Frames), slog.Int64("windows", st.Windows), slog.Int64("usable", st.Usable),

@@ -7,6 +7,7 @@ type (
 	alertStatus = alert.Status
 	alertScore  = alert.Score
 	alertSink   = alert.Sink
+	alertRule   = alert.DetectorConfig
 )
 
 func alertK(k int) alert.DetectorConfig { return alert.DetectorConfig{K: k, N: 4} }

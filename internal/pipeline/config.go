@@ -62,6 +62,10 @@ type Config struct {
 	CheckpointEvery time.Duration
 	// TopChannels is how many channels an alert names (default 3).
 	TopChannels int
+	// Rules, when set, delivers new decision rules (the daemon sends one
+	// on SIGHUP). The pipeline takes one per window and applies it at
+	// once, or when the event in progress ends.
+	Rules <-chan alert.DetectorConfig
 }
 
 // Defaults.

@@ -117,7 +117,7 @@ func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 			rec := &recorder{Model: newModel(t, src, features.Config{}, "UOB")}
 			var p *Pipeline
 			windows := int64(0)
-			hooks := Hooks{Window: func() {
+			hooks := Hooks{Window: func(Stats) {
 				windows++
 				if l, ok := tt.labels[windows]; ok {
 					if !l.Start.IsZero() {

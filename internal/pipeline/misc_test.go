@@ -130,16 +130,17 @@ func (c *countingSink) Score(alertScore) error  { c.scores++; return nil }
 
 func TestReconfigure(t *testing.T) {
 	src := newPatient(t, 4, 3*time.Minute, 0, 1)
-	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{}, nil, Hooks{}, nil)
+	rules := make(chan alertRule, 2)
+	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Rules: rules}, nil, Hooks{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Reconfigure(alertK(7)); err == nil {
-		t.Error("an invalid rule was accepted")
+	rules <- alertK(7) // invalid: 7 of 4
+	p.applyReconfigure()
+	if c := p.det.Config(); c.K == 7 {
+		t.Error("an invalid rule was applied")
 	}
-	if err := p.Reconfigure(alertK(2)); err != nil {
-		t.Fatal(err)
-	}
+	rules <- alertK(2)
 	runAll(t, p)
 	if c := p.det.Config(); c.K != 2 || c.N != 4 {
 		t.Errorf("rule after reload %+v", c)

@@ -21,10 +21,11 @@ type Hooks struct {
 	// wall-clock time and when Run ends. Errors are logged and counted,
 	// never fatal: monitoring goes on without a fresh checkpoint.
 	Checkpoint func(classifier.Model) error
-	// Window is called after every window, with the pipeline's progress.
-	// The daemon sends its systemd watchdog keep-alive from it, so a stuck
-	// pipeline (not just a dead process) is restarted.
-	Window func()
+	// Window is called after every window with the pipeline's counters
+	// so far; its owner decides what to do with them (the daemon sends
+	// its systemd watchdog keep-alive and STATUS line from it, so a stuck
+	// pipeline, not just a dead process, is restarted).
+	Window func(Stats)
 	// Ready is called once, when the first frame has been read: the
 	// source and the model are up.
 	Ready func()
@@ -68,8 +69,7 @@ type Pipeline struct {
 	annot  *intervalSet // LearnAnnotations
 	buf    *ring        // LearnFeedback
 	labelC chan alert.Label
-	detC   chan alert.DetectorConfig // new decision rules (SIGHUP)
-	detNew *alert.Detector           // waiting for the current event to end
+	detNew *alert.Detector // waiting for the current event to end
 
 	state    alert.State
 	event    *alert.Event // in progress
@@ -132,7 +132,6 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		period: time.Duration(float64(time.Second) / info.Rate),
 		winLen: time.Duration(float64(ext.Window()) / info.Rate * float64(time.Second)),
 		labelC: make(chan alert.Label, 64),
-		detC:   make(chan alert.DetectorConfig, 1),
 		now:    time.Now,
 	}
 	p.sinks = newSinks(sinks, log, &p.stats.SinkErrors)
@@ -189,28 +188,19 @@ func uniqueLabels(in []string) []string {
 // select with a default case and count what was dropped.
 func (p *Pipeline) Labels() chan<- alert.Label { return p.labelC }
 
-// Reconfigure replaces the decision rule (threshold, k of n, quiet,
-// refractory) from another goroutine, e.g. on SIGHUP. The new rule takes
-// effect at the next window, or, if an event is in progress, when it
-// ends, so an event is never cut short or duplicated by a reload.
-func (p *Pipeline) Reconfigure(d alert.DetectorConfig) error {
-	if _, err := alert.NewDetector(d); err != nil {
-		return err
-	}
-	select {
-	case <-p.detC: // replace a reload not yet applied
-	default:
-	}
-	p.detC <- d
-	return nil
-}
-
-// applyReconfigure swaps the detector when a new rule is waiting and no
-// event is in progress.
+// applyReconfigure takes a new decision rule from Config.Rules, if one is
+// waiting, and swaps the detector when no event is in progress, so an
+// event is never cut short or duplicated by a reload. An invalid rule is
+// logged and ignored: the current one stays.
 func (p *Pipeline) applyReconfigure() {
 	select {
-	case d := <-p.detC:
-		p.detNew, _ = alert.NewDetector(d) // validated by Reconfigure
+	case d := <-p.cfg.Rules:
+		det, err := alert.NewDetector(d)
+		if err != nil {
+			p.log.Error("new decision rule rejected; the current one stays", slog.Any("err", err))
+			break
+		}
+		p.detNew = det
 	default:
 	}
 	if p.detNew != nil && p.event == nil {
@@ -220,8 +210,8 @@ func (p *Pipeline) applyReconfigure() {
 	}
 }
 
-// Stats returns the counters; call it after Run returns (it is not
-// synchronised with a running pipeline).
+// Stats returns the counters. It is not synchronised with a running
+// pipeline: call it after Run returns, or take them from Hooks.Window.
 func (p *Pipeline) Stats() Stats {
 	s := p.stats
 	s.Suppressed += int64(p.det.Suppressed())
@@ -295,7 +285,7 @@ func (p *Pipeline) frameEnd() time.Duration { return p.frame.Time + p.period }
 
 // window processes a completed window.
 func (p *Pipeline) window() {
-	if len(p.detC) > 0 || p.detNew != nil {
+	if len(p.cfg.Rules) > 0 || p.detNew != nil {
 		p.applyReconfigure()
 	}
 	end := p.frameEnd()
@@ -349,7 +339,7 @@ func (p *Pipeline) window() {
 		p.checkpoint()
 	}
 	if p.hooks.Window != nil {
-		p.hooks.Window()
+		p.hooks.Window(p.Stats())
 	}
 }
 
