@@ -60,6 +60,21 @@ type Config struct {
 	Summaries bool
 }
 
+// Dim returns the length of the feature vectors an Extractor built from c
+// makes — Channels × len(Features) plus the summaries — without building
+// one. It fails as New would for an invalid c.
+func (c Config) Dim() (int, error) {
+	r, err := c.resolve()
+	if err != nil {
+		return 0, err
+	}
+	d := r.Channels * len(r.Features)
+	if r.Summaries {
+		d += numSummaries
+	}
+	return d, nil
+}
+
 // resolved is a validated Config with defaults applied and derived sizes.
 type resolved struct {
 	Config

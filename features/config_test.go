@@ -2,6 +2,7 @@ package features
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -163,5 +164,53 @@ func TestSelectedFeaturesMatchTheFullVector(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Config.Dim and Extractor.Index agree with the extractor's names.
+func TestDimAndIndex(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+	}{
+		{"all features", Config{Channels: 3, Rate: 256}},
+		{"two features and summaries", Config{Channels: 4, Rate: 250, Features: []Feature{RMS, LineLength}, Summaries: true}},
+		{"summaries only", Config{Channels: 2, Rate: 173.61, Features: []Feature{}, Summaries: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := tt.cfg.Dim()
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := New(tt.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d != e.Dim() {
+				t.Fatalf("Config.Dim %d, Extractor.Dim %d", d, e.Dim())
+			}
+			names := e.Names()
+			for c := range tt.cfg.Channels {
+				for f := Feature(0); f < numFeatures; f++ {
+					i := e.Index(c, f)
+					want := -1
+					for j, n := range names {
+						if n == fmt.Sprintf("ch%d/%s", c, f) {
+							want = j
+						}
+					}
+					if i != want {
+						t.Errorf("Index(%d, %s) = %d, want %d", c, f, i, want)
+					}
+				}
+			}
+			if e.Index(-1, RMS) != -1 || e.Index(tt.cfg.Channels, RMS) != -1 {
+				t.Error("a channel out of range has an index")
+			}
+		})
+	}
+	if _, err := (Config{Channels: 0, Rate: 256}).Dim(); !errors.Is(err, ErrConfig) {
+		t.Errorf("Dim of an invalid config: %v", err)
 	}
 }

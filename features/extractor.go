@@ -85,6 +85,22 @@ func New(cfg Config) (*Extractor, error) {
 // Dim returns the length of the feature vectors.
 func (e *Extractor) Dim() int { return e.dim }
 
+// Index returns where channel c's feature f stands in the feature
+// vectors, or -1 when f is not among Config.Features (or c is out of
+// range). Channel c's features come in Config.Features order, after those
+// of channels 0 to c−1.
+func (e *Extractor) Index(c int, f Feature) int {
+	if c < 0 || c >= e.cfg.Channels {
+		return -1
+	}
+	for i, g := range e.cfg.Features {
+		if g == f {
+			return c*len(e.cfg.Features) + i
+		}
+	}
+	return -1
+}
+
 // Names returns the name of every element of the feature vectors, in
 // order: "label/feature" for each channel (label from Config.Labels, else
 // "ch0", "ch1", …) and the feature's String, then the summaries

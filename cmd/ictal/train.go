@@ -86,11 +86,7 @@ func (m *modelFlags) dim(r *edf.Replay) (int, error) {
 	info := r.Info()
 	f := m.features()
 	f.Channels, f.Rate = len(info.Channels), info.Rate
-	ext, err := features.New(f)
-	if err != nil {
-		return 0, err
-	}
-	return ext.Dim(), nil
+	return f.Dim()
 }
 
 // fileReport is the JSON line printed per file by train and replay. The

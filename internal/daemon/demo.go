@@ -98,11 +98,11 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	fcfg := features.Config{}
 	probe := fcfg
 	probe.Channels, probe.Rate = o.Channels, train.Info().Rate
-	ext, err := features.New(probe)
+	dim, err := probe.Dim()
 	if err != nil {
 		return eval.Summary{}, err
 	}
-	model, err := classifier.New(classifier.Config{Algorithm: classifier.UOB, Features: ext.Dim(), Seed: o.Seed})
+	model, err := classifier.New(classifier.Config{Algorithm: classifier.UOB, Features: dim, Seed: o.Seed})
 	if err != nil {
 		return eval.Summary{}, err
 	}

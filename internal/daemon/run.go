@@ -9,7 +9,6 @@ import (
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
-	"github.com/ictal/ictal/features"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -43,11 +42,11 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	}
 	probe := fcfg
 	probe.Channels, probe.Rate = len(info.Channels), info.Rate
-	ext, err := features.New(probe)
+	dim, err := probe.Dim()
 	if err != nil {
 		return fmt.Errorf("features for %d channels at %g Hz: %w", len(info.Channels), info.Rate, err)
 	}
-	model, from, err := LoadModel(cfg.Checkpoint.Path, cfg.Classifier.Model, cfg.ClassifierConfig(ext.Dim()), log)
+	model, from, err := LoadModel(cfg.Checkpoint.Path, cfg.Classifier.Model, cfg.ClassifierConfig(dim), log)
 	if err != nil {
 		return err
 	}
