@@ -9,6 +9,23 @@
 // scoring, deciding, emitting and learning allocate nothing in steady
 // state; only rare events (an alert, a change of state, a label) do.
 //
+// # Parts
+//
+// Pipeline wires small parts, each in its own file and owned by it:
+// quality (quality.go: signal-quality gating per window), the extractor
+// (package features), events (events.go: detector decisions into alerts
+// and event ends, recent alerts for feedback, decision-rule reloads from
+// Config.Rules), ranking (ranking.go: the channels an alert names, found
+// through features.Extractor.Index), lateLabels (buffer.go: the window
+// buffer of LearnFeedback, clinicians' labels, the negative horizon),
+// intervalSet (labels.go: the annotated seizures of LearnAnnotations) and
+// sinks (sinks.go: Sink and its optional interfaces, found once). A new
+// stage has one obvious place: signal conditioning goes between ReadFrame
+// and the extractor in step; artifact gating beside quality in window;
+// per-channel normalisation between Vector and Score; recording is a
+// sink. The pipeline reports its counters to its owner through
+// Hooks.Window; nothing calls back into it while it runs.
+//
 // # Signal quality
 //
 // A window is unusable when, anywhere inside it, a frame was lost (a gap:

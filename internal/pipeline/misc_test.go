@@ -136,13 +136,13 @@ func TestReconfigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules <- alertK(7) // invalid: 7 of 4
-	p.applyReconfigure()
-	if c := p.det.Config(); c.K == 7 {
+	p.ev.reconfigure()
+	if c := p.ev.det.Config(); c.K == 7 {
 		t.Error("an invalid rule was applied")
 	}
 	rules <- alertK(2)
 	runAll(t, p)
-	if c := p.det.Config(); c.K != 2 || c.N != 4 {
+	if c := p.ev.det.Config(); c.K != 2 || c.N != 4 {
 		t.Errorf("rule after reload %+v", c)
 	}
 }

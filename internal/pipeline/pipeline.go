@@ -49,49 +49,35 @@ type Stats struct {
 // hot path — read a frame, push it, and every step extract, score, decide
 // and learn — allocates nothing in steady state.
 type Pipeline struct {
-	cfg    Config
-	src    acquire.Source
-	info   acquire.Info
-	labels []string
-	ext    *features.Extractor
-	model  classifier.Model
-	det    *alert.Detector
-	sinks  sinks
-	log    *slog.Logger
-	hooks  Hooks
+	cfg      Config
+	src      acquire.Source
+	info     acquire.Info
+	channels []string // channel names, as alerts and states name them
+	ext      *features.Extractor
+	model    classifier.Model
+	sinks    sinks
+	log      *slog.Logger
+	hooks    Hooks
 
 	frame  *acquire.Frame
 	x      []float64
 	period time.Duration // one sample
 	winLen time.Duration
-	qual   *quality
 
-	annot  *intervalSet // LearnAnnotations
-	buf    *ring        // LearnFeedback
+	qual   *quality       // signal-quality gating
+	rank   *ranking       // the channels an alert names
+	ev     *events        // decisions → events, reloads
+	annot  *intervalSet   // LearnAnnotations: the recording's seizures
+	late   *lateLabels    // LearnFeedback: buffered windows, late labels
 	labelC chan alert.Label
-	detNew *alert.Detector // waiting for the current event to end
 
 	state    alert.State
-	event    *alert.Event // in progress
-	alerts   []alertRecord
-	llIndex  []int     // index of each channel's line length in x, or nil
-	baseline []float64 // per channel: running mean of line length on quiet windows
-	baseSet  bool      // baseline holds a first value
-	order    []int     // scratch for ranking channels
 	wall0    time.Time
 	lastCkpt time.Time
 	now      func() time.Time
 	stats    Stats
 	ready    bool
 }
-
-// alertRecord remembers an alert so feedback can refer to it by ID.
-type alertRecord struct {
-	id         string
-	onset, end time.Duration // end 0 while in progress
-}
-
-const maxAlertRecords = 256
 
 // New builds a pipeline for src scoring with model. The extractor is built
 // from fcfg with the source's channels and rate filled in; the model's
@@ -125,7 +111,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		return nil, err
 	}
 	p := &Pipeline{
-		cfg: c, src: src, info: info, labels: labels, ext: ext, model: model, det: det,
+		cfg: c, src: src, info: info, channels: labels, ext: ext, model: model,
 		log: log, hooks: hooks,
 		frame:  acquire.NewFrame(len(labels)),
 		x:      make([]float64, ext.Dim()),
@@ -136,6 +122,9 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 	}
 	p.sinks = newSinks(sinks, log, &p.stats.SinkErrors)
 	p.qual = newQuality(len(labels), ext.Window(), c.Quality.FlatMicrovolts)
+	p.rank = newRanking(ext, labels, c.TopChannels)
+	p.ev = &events{det: det, rules: c.Rules, site: c.Site, bed: c.Bed, algorithm: model.Config().Algorithm,
+		rank: p.rank, sinks: &p.sinks, log: log, wall: p.wall, count: &p.stats.Events, suppressed: &p.stats.Suppressed}
 	switch c.Learning.Mode {
 	case LearnAnnotations:
 		lab, ok := src.(acquire.Labeled)
@@ -148,19 +137,10 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		if step == 0 {
 			step = features.DefaultStep
 		}
-		n := int(c.Learning.Buffer/step) + 1
-		p.buf = newRing(n, ext.Dim())
+		p.late = &lateLabels{buf: newRing(int(c.Learning.Buffer/step)+1, ext.Dim()), in: p.labelC,
+			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, events: p.ev,
+			offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, train: p.train, stats: &p.stats, log: log}
 	}
-	for i, name := range ext.Names() {
-		if strings.HasSuffix(name, "/line_length") {
-			p.llIndex = append(p.llIndex, i)
-		}
-	}
-	if len(p.llIndex) != len(labels) {
-		p.llIndex = nil // line length not among the features: alerts name no channel
-	}
-	p.baseline = make([]float64, len(labels))
-	p.order = make([]int, len(labels))
 	return p, nil
 }
 
@@ -188,35 +168,13 @@ func uniqueLabels(in []string) []string {
 // select with a default case and count what was dropped.
 func (p *Pipeline) Labels() chan<- alert.Label { return p.labelC }
 
-// applyReconfigure takes a new decision rule from Config.Rules, if one is
-// waiting, and swaps the detector when no event is in progress, so an
-// event is never cut short or duplicated by a reload. An invalid rule is
-// logged and ignored: the current one stays.
-func (p *Pipeline) applyReconfigure() {
-	select {
-	case d := <-p.cfg.Rules:
-		det, err := alert.NewDetector(d)
-		if err != nil {
-			p.log.Error("new decision rule rejected; the current one stays", slog.Any("err", err))
-			break
-		}
-		p.detNew = det
-	default:
-	}
-	if p.detNew != nil && p.event == nil {
-		p.stats.Suppressed += int64(p.det.Suppressed())
-		p.det, p.detNew = p.detNew, nil
-		p.log.Info("decision rule reloaded", slog.Any("rule", p.det.Config()))
-	}
-}
-
 // Stats returns the counters. It is not synchronised with a running
 // pipeline: call it after Run returns, or take them from Hooks.Window.
 func (p *Pipeline) Stats() Stats {
 	s := p.stats
-	s.Suppressed += int64(p.det.Suppressed())
-	if p.buf != nil {
-		s.Evicted = int64(p.buf.evicted)
+	s.Suppressed += int64(p.ev.det.Suppressed())
+	if p.late != nil {
+		s.Evicted = int64(p.late.buf.evicted)
 	}
 	return s
 }
@@ -283,11 +241,9 @@ func (p *Pipeline) step() (done bool, err error) {
 // frameEnd is the offset of the end of the latest frame.
 func (p *Pipeline) frameEnd() time.Duration { return p.frame.Time + p.period }
 
-// window processes a completed window.
+// window processes a completed window: quality gating, score, state,
+// decision, learning, checkpoint, report.
 func (p *Pipeline) window() {
-	if len(p.cfg.Rules) > 0 || p.detNew != nil {
-		p.applyReconfigure()
-	}
 	end := p.frameEnd()
 	start := end - p.winLen
 	p.stats.Windows++
@@ -295,44 +251,24 @@ func (p *Pipeline) window() {
 	if kind == okay && p.ext.Invalid() > 0 {
 		kind = invalidProblem
 	}
-	usable := kind == okay
 	x := p.ext.Vector(p.x)
-	var score float64
-	if usable {
-		p.stats.Usable++
-		s, err := p.model.Score(x)
-		if err != nil {
-			p.stats.ModelErrors++
-			p.log.Error("scoring failed", slog.Any("err", err))
-			usable = false
-		}
-		score = s
-	}
+	score, usable := p.score(kind == okay, x)
 	if kind != okay {
-		st, reason := stateOf(kind, ch, p.labels)
+		st, reason := stateOf(kind, ch, p.channels)
 		p.setState(st, reason, end)
 	} else if p.state != alert.StateOnline {
 		p.setState(alert.StateOnline, "signal good", end)
 	}
-	dec := p.det.Window(start, end, score, usable)
-	if dec.Ended && p.event != nil {
-		p.endEvent(dec.End, dec.Score)
+	if active := p.ev.window(start, end, score, usable, x); usable && !active {
+		p.rank.update(x)
 	}
-	if dec.Started {
-		p.startEvent(dec, x)
-	} else if dec.Active && p.event != nil {
-		p.event.Score = dec.Score
-	}
-	if usable && !dec.Active && p.llIndex != nil {
-		p.updateBaseline(x)
-	}
-	p.emit(alert.Score{T: p.wall(end), Offset: end, Score: score, Usable: usable})
+	p.sinks.score(alert.Score{T: p.wall(end), Offset: end, Score: score, Usable: usable})
 	if usable {
 		p.learn(start, end, x)
 	}
-	if p.buf != nil {
-		p.drainLabels(end)
-		p.ageOut(end)
+	if p.late != nil {
+		p.late.drain(end)
+		p.late.ageOut(end)
 	}
 	if now := p.now(); now.Sub(p.lastCkpt) >= p.cfg.CheckpointEvery {
 		p.lastCkpt = now
@@ -343,7 +279,21 @@ func (p *Pipeline) window() {
 	}
 }
 
-func (p *Pipeline) emit(s alert.Score) { p.sinks.score(s) }
+// score scores a window that passed the quality gate; a model error makes
+// it unusable.
+func (p *Pipeline) score(usable bool, x []float64) (float64, bool) {
+	if !usable {
+		return 0, false
+	}
+	p.stats.Usable++
+	s, err := p.model.Score(x)
+	if err != nil {
+		p.stats.ModelErrors++
+		p.log.Error("scoring failed", slog.Any("err", err))
+		return s, false
+	}
+	return s, true
+}
 
 // setState publishes a change of the monitor's state.
 func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
@@ -354,84 +304,6 @@ func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
 	st := alert.Status{State: s, Since: p.wall(at), Reason: reason}
 	p.log.Info("state", slog.String("state", string(s)), slog.String("reason", reason))
 	p.sinks.state(st)
-}
-
-// updateBaseline tracks each channel's typical line length on quiet,
-// usable windows (exponential average over about a minute of windows).
-func (p *Pipeline) updateBaseline(x []float64) {
-	const a = 1.0 / 60
-	for c, i := range p.llIndex {
-		if !p.baseSet {
-			p.baseline[c] = x[i]
-		} else {
-			p.baseline[c] += a * (x[i] - p.baseline[c])
-		}
-	}
-	p.baseSet = true
-}
-
-// topChannels names the channels whose line length stands out most above
-// their baseline in x.
-func (p *Pipeline) topChannels(x []float64) []string {
-	if p.llIndex == nil || p.cfg.TopChannels == 0 {
-		return nil
-	}
-	for c := range p.order {
-		p.order[c] = c
-	}
-	dev := func(c int) float64 { return x[p.llIndex[c]] - p.baseline[c] }
-	n := min(p.cfg.TopChannels, len(p.order))
-	for i := 0; i < n; i++ { // partial selection sort: n is tiny
-		best := i
-		for j := i + 1; j < len(p.order); j++ {
-			if dev(p.order[j]) > dev(p.order[best]) {
-				best = j
-			}
-		}
-		p.order[i], p.order[best] = p.order[best], p.order[i]
-	}
-	out := make([]string, 0, n)
-	for _, c := range p.order[:n] {
-		if dev(c) > 0 {
-			out = append(out, p.labels[c])
-		}
-	}
-	return out
-}
-
-func (p *Pipeline) startEvent(dec alert.Decision, x []float64) {
-	p.stats.Events++
-	e := &alert.Event{
-		ID: alert.NewID(), Site: p.cfg.Site, Bed: p.cfg.Bed,
-		Onset: p.wall(dec.Onset), DetectedAt: p.wall(dec.Detected),
-		OnsetOffset: dec.Onset, DetectedOffset: dec.Detected,
-		Score: dec.Score, Algorithm: p.model.Config().Algorithm,
-		Channels: p.topChannels(x),
-	}
-	p.event = e
-	p.remember(alertRecord{id: e.ID, onset: dec.Onset})
-	p.log.Info("seizure detected", slog.String("id", e.ID), slog.Duration("onset", dec.Onset), slog.Float64("score", dec.Score))
-	p.sinks.alert(e)
-}
-
-func (p *Pipeline) endEvent(end time.Duration, score float64) {
-	e := p.event
-	p.event = nil
-	e.End, e.EndOffset, e.Score = p.wall(end), end, score
-	for i := range p.alerts {
-		if p.alerts[i].id == e.ID {
-			p.alerts[i].end = end
-		}
-	}
-	p.sinks.eventEnd(e)
-}
-
-func (p *Pipeline) remember(r alertRecord) {
-	if len(p.alerts) == maxAlertRecords {
-		copy(p.alerts, p.alerts[1:])
-		p.alerts = p.alerts[:maxAlertRecords-1]
-	}
-	p.alerts = append(p.alerts, r)
 }
 
 // learn applies the learning mode to a usable window.
@@ -445,7 +317,7 @@ func (p *Pipeline) learn(start, end time.Duration, x []float64) {
 		}
 		p.train(x, pos)
 	case LearnFeedback:
-		p.buf.push(start, end, x)
+		p.late.buf.push(start, end, x)
 	}
 }
 
@@ -459,94 +331,6 @@ func (p *Pipeline) train(x []float64, pos bool) {
 		p.stats.LearnedPos++
 	} else {
 		p.stats.LearnedNeg++
-	}
-}
-
-// drainLabels applies the labels that have arrived.
-func (p *Pipeline) drainLabels(now time.Duration) {
-	for {
-		select {
-		case l := <-p.labelC:
-			p.applyLabel(l, now)
-		default:
-			return
-		}
-	}
-}
-
-// applyLabel learns the buffered windows a label covers. A window is
-// learned once, with the first label that covers it.
-func (p *Pipeline) applyLabel(l alert.Label, now time.Duration) {
-	var a, b time.Duration
-	if l.AlertID != "" {
-		found := false
-		for _, r := range p.alerts {
-			if r.id == l.AlertID {
-				a, b, found = r.onset, r.end, true
-				if b == 0 {
-					b = now
-				}
-			}
-		}
-		if !found {
-			p.stats.LabelsUnused++
-			p.log.Warn("feedback for an unknown alert dropped", slog.String("alert_id", l.AlertID), slog.String("from", l.From))
-			return
-		}
-	} else {
-		a, b = l.Start.Sub(p.wall0), l.End.Sub(p.wall0)
-	}
-	if b <= a {
-		p.stats.LabelsUnused++
-		p.log.Warn("empty label interval dropped", slog.String("from", l.From))
-		return
-	}
-	set := &intervalSet{start: []time.Duration{a}, end: []time.Duration{b}}
-	learned := 0
-	for i := 0; i < p.buf.size; i++ {
-		w := p.buf.at(i)
-		if w.learned {
-			continue
-		}
-		o := set.overlap(w.start, w.end)
-		if o <= 0 {
-			continue
-		}
-		if float64(o) < p.cfg.Learning.MinOverlap*float64(w.end-w.start) {
-			continue
-		}
-		p.train(w.x, l.Seizure)
-		w.learned = true
-		learned++
-	}
-	if learned == 0 {
-		p.stats.LabelsUnused++
-		p.log.Warn("label covers no buffered window", slog.Duration("start", a), slog.Duration("end", b), slog.String("from", l.From))
-		return
-	}
-	p.stats.LabelsApplied++
-	p.log.Info("label applied", slog.Bool("seizure", l.Seizure), slog.Int("windows", learned), slog.String("from", l.From))
-}
-
-// ageOut learns buffered windows older than the negative horizon as
-// negatives, when that policy is on.
-func (p *Pipeline) ageOut(now time.Duration) {
-	h := p.cfg.Learning.NegativeHorizon
-	if h <= 0 {
-		return
-	}
-	// Windows before p.buf.aged were handled by an earlier call.
-	first := max(p.buf.aged-(p.buf.pushed-int64(p.buf.size)), 0)
-	for i := int(first); i < p.buf.size; i++ {
-		w := p.buf.at(i)
-		if w.end > now-h {
-			return
-		}
-		if !w.learned {
-			p.train(w.x, false)
-			w.learned = true
-		}
-		p.buf.aged = p.buf.pushed - int64(p.buf.size) + int64(i) + 1
 	}
 }
 
@@ -564,11 +348,9 @@ func (p *Pipeline) checkpoint() {
 
 // finish ends an event in progress and saves the model.
 func (p *Pipeline) finish() {
-	if dec := p.det.Flush(); dec.Ended && p.event != nil {
-		p.endEvent(dec.End, dec.Score)
-	}
-	if p.buf != nil {
-		p.drainLabels(p.frameEnd())
+	p.ev.flush()
+	if p.late != nil {
+		p.late.drain(p.frameEnd())
 	}
 	p.checkpoint()
 }

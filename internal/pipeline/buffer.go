@@ -1,0 +1,108 @@
+package pipeline
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/ictal/ictal/alert"
+)
+
+// lateLabels is LearnFeedback's memory: it keeps the vectors of the recent
+// usable windows, learns those a clinician's label covers when it arrives
+// (a window is learned once, with the first label that covers it), and,
+// with a negative horizon, learns the windows no label has covered by
+// then as negatives.
+type lateLabels struct {
+	buf        *ring
+	in         chan alert.Label
+	minOverlap float64
+	horizon    time.Duration
+	events     *events                              // finds the alert a label names
+	offset     func(time.Time) time.Duration        // wall-clock time to offset
+	train      func(x []float64, seizure bool)
+	stats      *Stats
+	log        *slog.Logger
+}
+
+// drain applies the labels that have arrived.
+func (l *lateLabels) drain(now time.Duration) {
+	for {
+		select {
+		case lab := <-l.in:
+			l.apply(lab, now)
+		default:
+			return
+		}
+	}
+}
+
+// apply learns the buffered windows lab covers.
+func (l *lateLabels) apply(lab alert.Label, now time.Duration) {
+	var a, b time.Duration
+	if lab.AlertID != "" {
+		var ok bool
+		if a, b, ok = l.events.span(lab.AlertID, now); !ok {
+			l.stats.LabelsUnused++
+			l.log.Warn("feedback for an unknown alert dropped", slog.String("alert_id", lab.AlertID), slog.String("from", lab.From))
+			return
+		}
+	} else {
+		a, b = l.offset(lab.Start), l.offset(lab.End)
+	}
+	if b <= a {
+		l.stats.LabelsUnused++
+		l.log.Warn("empty label interval dropped", slog.String("from", lab.From))
+		return
+	}
+	learned := l.learnSpan(a, b, lab.Seizure)
+	if learned == 0 {
+		l.stats.LabelsUnused++
+		l.log.Warn("label covers no buffered window", slog.Duration("start", a), slog.Duration("end", b), slog.String("from", lab.From))
+		return
+	}
+	l.stats.LabelsApplied++
+	l.log.Info("label applied", slog.Bool("seizure", lab.Seizure), slog.Int("windows", learned), slog.String("from", lab.From))
+}
+
+// learnSpan learns, with the given label, every buffered window not yet
+// learned that [a, b) covers by at least minOverlap of its length.
+func (l *lateLabels) learnSpan(a, b time.Duration, seizure bool) int {
+	set := &intervalSet{start: []time.Duration{a}, end: []time.Duration{b}}
+	learned := 0
+	for i := 0; i < l.buf.size; i++ {
+		w := l.buf.at(i)
+		if w.learned {
+			continue
+		}
+		o := set.overlap(w.start, w.end)
+		if o <= 0 || float64(o) < l.minOverlap*float64(w.end-w.start) {
+			continue
+		}
+		l.train(w.x, seizure)
+		w.learned = true
+		learned++
+	}
+	return learned
+}
+
+// ageOut learns buffered windows older than the negative horizon that no
+// label covered as negatives, when that policy is on. ring.aged numbers
+// the first window not yet handled, so each call starts where the last
+// one stopped.
+func (l *lateLabels) ageOut(now time.Duration) {
+	if l.horizon <= 0 {
+		return
+	}
+	oldest := l.buf.pushed - int64(l.buf.size) // number of the window at index 0
+	for i := int(max(l.buf.aged-oldest, 0)); i < l.buf.size; i++ {
+		w := l.buf.at(i)
+		if w.end > now-l.horizon {
+			return
+		}
+		if !w.learned {
+			l.train(w.x, false)
+			w.learned = true
+		}
+		l.buf.aged = oldest + int64(i) + 1
+	}
+}

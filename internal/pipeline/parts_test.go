@@ -1,0 +1,96 @@
+package pipeline
+
+import (
+	"log/slog"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/features"
+)
+
+func TestRankingFindsLineLengthByIndex(t *testing.T) {
+	tests := []struct {
+		name  string
+		feats []features.Feature
+		x     []float64 // a window after a baseline of zeros
+		want  []string
+	}{
+		{"line length second", []features.Feature{features.RMS, features.LineLength},
+			[]float64{9, 1, 9, 3, 9, -2}, []string{"b", "a"}},
+		{"line length first", []features.Feature{features.LineLength, features.RMS},
+			[]float64{0.5, 9, 2, 9, 1, 9}, []string{"b", "c"}},
+		{"no line length", []features.Feature{features.RMS}, []float64{1, 2, 3}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ext, err := features.New(features.Config{Channels: 3, Rate: 256, Features: tt.feats})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := newRanking(ext, []string{"a", "b", "c"}, 2)
+			r.update(make([]float64, ext.Dim()))
+			if got := r.channels(tt.x); !slices.Equal(got, tt.want) {
+				t.Errorf("channels %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// The negative horizon learns each buffered window once, oldest first,
+// across calls and across the ring's wrap-around.
+func TestLateLabelsAgeOut(t *testing.T) {
+	var learned []float64
+	l := &lateLabels{buf: newRing(4, 1), horizon: 3 * time.Second,
+		train: func(x []float64, seizure bool) {
+			if seizure {
+				t.Error("aged window learned as a seizure")
+			}
+			learned = append(learned, x[0])
+		}, stats: &Stats{}, log: slog.New(slog.DiscardHandler)}
+	for i := range 10 {
+		start := time.Duration(i) * time.Second
+		l.buf.push(start, start+2*time.Second, []float64{float64(i)})
+		l.ageOut(start + 2*time.Second)
+	}
+	// At the end of window i (i+2 s), windows ending by i−1 s have aged:
+	// windows 0 to 6 of 10.
+	if want := []float64{0, 1, 2, 3, 4, 5, 6}; !slices.Equal(learned, want) {
+		t.Errorf("learned %v, want %v", learned, want)
+	}
+}
+
+// A label naming an alert learns the buffered windows of the alert's span
+// that it covers by at least the minimum overlap, once.
+func TestLateLabelsApplyToAlert(t *testing.T) {
+	ev := &events{}
+	ev.remember(alertRecord{id: "a1", onset: 4 * time.Second, end: 8 * time.Second})
+	var pos, neg int
+	st := &Stats{}
+	l := &lateLabels{buf: newRing(20, 1), minOverlap: 0.5, events: ev,
+		train: func(_ []float64, seizure bool) {
+			if seizure {
+				pos++
+			} else {
+				neg++
+			}
+		}, stats: st, log: slog.New(slog.DiscardHandler)}
+	for i := range 12 {
+		start := time.Duration(i) * time.Second
+		l.buf.push(start, start+2*time.Second, []float64{float64(i)})
+	}
+	l.apply(alert.Label{AlertID: "a1", Seizure: true}, 13*time.Second)
+	// Windows [3,5) … [7,9) overlap [4,8) by at least 1 s: 3, 4, 5, 6, 7.
+	if pos != 5 || st.LabelsApplied != 1 {
+		t.Errorf("%d windows learned, %d labels applied", pos, st.LabelsApplied)
+	}
+	l.apply(alert.Label{AlertID: "a1", Seizure: false}, 13*time.Second)
+	if neg != 0 || st.LabelsUnused != 1 {
+		t.Errorf("windows learned twice (%d), %d labels unused", neg, st.LabelsUnused)
+	}
+	l.apply(alert.Label{AlertID: "unknown", Seizure: true}, 13*time.Second)
+	if st.LabelsUnused != 2 {
+		t.Errorf("an unknown alert's label counted %d unused", st.LabelsUnused)
+	}
+}
