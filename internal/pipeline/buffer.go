@@ -17,8 +17,8 @@ type lateLabels struct {
 	in         chan alert.Label
 	minOverlap float64
 	horizon    time.Duration
-	events     *events                              // finds the alert a label names
-	offset     func(time.Time) time.Duration        // wall-clock time to offset
+	events     *events                       // finds the alert a label names
+	offset     func(time.Time) time.Duration // wall-clock time to offset
 	train      func(x []float64, seizure bool)
 	stats      *Stats
 	log        *slog.Logger

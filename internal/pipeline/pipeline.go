@@ -64,11 +64,11 @@ type Pipeline struct {
 	period time.Duration // one sample
 	winLen time.Duration
 
-	qual   *quality       // signal-quality gating
-	rank   *ranking       // the channels an alert names
-	ev     *events        // decisions → events, reloads
-	annot  *intervalSet   // LearnAnnotations: the recording's seizures
-	late   *lateLabels    // LearnFeedback: buffered windows, late labels
+	qual   *quality     // signal-quality gating
+	rank   *ranking     // the channels an alert names
+	ev     *events      // decisions → events, reloads
+	annot  *intervalSet // LearnAnnotations: the recording's seizures
+	late   *lateLabels  // LearnFeedback: buffered windows, late labels
 	labelC chan alert.Label
 
 	state    alert.State
