@@ -46,6 +46,25 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	// The pipeline's sinks and the MQTT subscriber print from different
 	// goroutines: every line goes through one locked writer.
 	out = &syncWriter{w: out}
+	o = o.withDefaults()
+	if need := time.Duration(o.Seizures) * (synth.SeizureGap + synth.ShortestSeizure); o.Duration < need {
+		return eval.Summary{}, fmt.Errorf("-duration %v is too short for %d seizures: at least %v", o.Duration, o.Seizures, need)
+	}
+	fcfg := features.Config{}
+	model, err := o.train(ctx, fcfg, out, log)
+	if err != nil {
+		return eval.Summary{}, err
+	}
+	sum, err := o.monitor(ctx, fcfg, model, out, log)
+	if err != nil {
+		return eval.Summary{}, err
+	}
+	printSummary(out, sum)
+	return sum, ctx.Err()
+}
+
+// withDefaults fills in the zero options.
+func (o DemoOptions) withDefaults() DemoOptions {
 	if o.Duration == 0 {
 		o.Duration = 5 * time.Minute
 	}
@@ -70,60 +89,63 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	if o.Bed == "" {
 		o.Bed = "bed-1"
 	}
-	if need := time.Duration(o.Seizures) * (synth.SeizureGap + synth.ShortestSeizure); o.Duration < need {
-		return eval.Summary{}, fmt.Errorf("-duration %v is too short for %d seizures: at least %v", o.Duration, o.Seizures, need)
-	}
-	patient := func(d time.Duration, n int, seed uint64) (*synth.Patient, error) {
-		c := synth.DefaultConfig()
-		c.Channels, c.Duration, c.Seizures, c.Seed = o.Channels, d, n, seed
-		// Short recordings get shorter seizures, so each still fits in its
-		// slot with synth.SeizureGap around it.
-		if n > 0 {
-			if room := d/time.Duration(n) - synth.SeizureGap; room < c.SeizureMax || c.SeizureMax == 0 {
-				c.SeizureMax = min(synth.DefaultSeizureMax, room)
-				c.SeizureMin = min(synth.DefaultSeizureMin, c.SeizureMax)
-			}
-		}
-		// Recordings start now, so the alerts' times are today's (the
-		// monitored one then runs ahead of the wall clock by its speed).
-		c.Start = time.Now().UTC().Truncate(time.Second)
-		return synth.New(c)
-	}
+	return o
+}
 
-	// 1. Train on a first recording, prequentially, as fast as possible.
-	train, err := patient(o.TrainDuration, o.TrainSeizures, o.Seed)
-	if err != nil {
-		return eval.Summary{}, err
+// patient is a simulated recording of d with n seizures.
+func (o DemoOptions) patient(d time.Duration, n int, seed uint64) (*synth.Patient, error) {
+	c := synth.DefaultConfig()
+	c.Channels, c.Duration, c.Seizures, c.Seed = o.Channels, d, n, seed
+	// Short recordings get shorter seizures, so each still fits in its
+	// slot with synth.SeizureGap around it.
+	if n > 0 {
+		if room := d/time.Duration(n) - synth.SeizureGap; room < c.SeizureMax || c.SeizureMax == 0 {
+			c.SeizureMax = min(synth.DefaultSeizureMax, room)
+			c.SeizureMin = min(synth.DefaultSeizureMin, c.SeizureMax)
+		}
 	}
-	fcfg := features.Config{}
+	// Recordings start now, so the alerts' times are today's (the
+	// monitored one then runs ahead of the wall clock by its speed).
+	c.Start = time.Now().UTC().Truncate(time.Second)
+	return synth.New(c)
+}
+
+// train learns a model prequentially on a first recording, as fast as
+// possible.
+func (o DemoOptions) train(ctx context.Context, fcfg features.Config, out io.Writer, log *slog.Logger) (classifier.Model, error) {
+	train, err := o.patient(o.TrainDuration, o.TrainSeizures, o.Seed)
+	if err != nil {
+		return nil, err
+	}
 	probe := fcfg
 	probe.Channels, probe.Rate = o.Channels, train.Info().Rate
 	dim, err := probe.Dim()
 	if err != nil {
-		return eval.Summary{}, err
+		return nil, err
 	}
 	model, err := classifier.New(classifier.Config{Algorithm: classifier.UOB, Features: dim, Seed: o.Seed})
 	if err != nil {
-		return eval.Summary{}, err
+		return nil, err
 	}
 	fmt.Fprintf(out, "ictald demo: training %s/%s on a %v simulated recording (%d channels, %d seizures)…\n",
 		model.Config().Algorithm, model.Config().Learner, o.TrainDuration, o.Channels, o.TrainSeizures)
 	start := time.Now()
 	tp, err := pipeline.New(train, fcfg, model, pipeline.Config{Learning: pipeline.Learning{Mode: pipeline.LearnAnnotations}}, nil, pipeline.Hooks{}, log)
 	if err != nil {
-		return eval.Summary{}, err
+		return nil, err
 	}
 	if err := tp.Run(ctx); err != nil {
-		return eval.Summary{}, err
+		return nil, err
 	}
 	ts := tp.Stats()
 	fmt.Fprintf(out, "  learned %d windows (%d seizure) in %.1fs\n", ts.LearnedPos+ts.LearnedNeg, ts.LearnedPos, time.Since(start).Seconds())
-	if ctx.Err() != nil {
-		return eval.Summary{}, ctx.Err()
-	}
+	return model, ctx.Err()
+}
 
-	// 2. Monitor a second recording through the whole pipeline.
-	mon, err := patient(o.Duration, o.Seizures, o.Seed+1000)
+// monitor plays a second recording through the whole pipeline, paced,
+// with the alerts printed and, with MQTTListen, published.
+func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model classifier.Model, out io.Writer, log *slog.Logger) (eval.Summary, error) {
+	mon, err := o.patient(o.Duration, o.Seizures, o.Seed+1000)
 	if err != nil {
 		return eval.Summary{}, err
 	}
@@ -147,7 +169,11 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	if err := mp.Run(ctx); err != nil {
 		return eval.Summary{}, err
 	}
-	sum := eval.Match(mon.Intervals(), printer.events(), o.Duration)
+	return eval.Match(mon.Intervals(), printer.events(), o.Duration), nil
+}
+
+// printSummary prints the demo's scores and each seizure's fate.
+func printSummary(out io.Writer, sum eval.Summary) {
 	fmt.Fprintf(out, "summary: %d seizures, %d detected, %d missed, %d false alarms (SzCORE scoring: sensitivity %s, precision %s, F1 %s, %.1f false alarms per 24 h, median delay %.1fs)\n",
 		len(sum.Seizures), sum.Detected, len(sum.Seizures)-sum.Detected, sum.FalseAlarms,
 		ratio(sum.Sensitivity), ratio(sum.Precision), ratio(sum.F1), sum.FalseAlarmsPerDay, sum.MedianDelay.Seconds())
@@ -158,7 +184,6 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 			fmt.Fprintf(out, "  seizure %d  %s–%s  MISSED\n", i+1, clock(r.Start), clock(r.End))
 		}
 	}
-	return sum, ctx.Err()
 }
 
 // ratio formats a score in [0, 1], "n/a" when undefined (NaN).

@@ -63,19 +63,10 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	if pub != nil {
 		sinks = append(sinks, pub)
 	}
-	switch cfg.Output.JSONL {
-	case "":
-	case "-":
-		j := alert.NewJSONLines(os.Stdout, nil, cfg.Output.Scores)
+	if j, err := jsonLines(cfg.Output); err != nil {
+		return err
+	} else if j != nil {
 		defer j.Close() // flushes
-		sinks = append(sinks, j)
-	default:
-		f, err := os.OpenFile(cfg.Output.JSONL, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
-		if err != nil {
-			return fmt.Errorf("output.jsonl: %w", err)
-		}
-		j := alert.NewJSONLines(f, f, cfg.Output.Scores)
-		defer j.Close()
 		sinks = append(sinks, j)
 	}
 	hooks := pipeline.Hooks{Ready: opt.Ready, Window: opt.Window}
@@ -131,4 +122,20 @@ func NewLogger(format string, level *slog.LevelVar) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(os.Stderr, o))
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, o))
+}
+
+// jsonLines is the configured JSON-lines output: none, standard output
+// ("-") or a file appended to.
+func jsonLines(o OutputConfig) (*alert.JSONLines, error) {
+	switch o.JSONL {
+	case "":
+		return nil, nil
+	case "-":
+		return alert.NewJSONLines(os.Stdout, nil, o.Scores), nil
+	}
+	f, err := os.OpenFile(o.JSONL, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+	if err != nil {
+		return nil, fmt.Errorf("output.jsonl: %w", err)
+	}
+	return alert.NewJSONLines(f, f, o.Scores), nil
 }
