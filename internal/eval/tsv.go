@@ -38,7 +38,7 @@ func ReadTSV(r io.Reader, name string) (Recording, error) {
 	var rec Recording
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	col := map[string]int{}
+	var col map[string]int
 	line := 0
 	errf := func(format string, a ...any) error {
 		return fmt.Errorf("%s:%d: %s: %w", name, line, fmt.Sprintf(format, a...), ErrFormat)
@@ -47,91 +47,21 @@ func ReadTSV(r io.Reader, name string) (Recording, error) {
 		line++
 		text := strings.TrimRight(sc.Text(), "\r")
 		if line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
-			for i, c := range strings.Split(text, "\t") {
-				c = strings.TrimSpace(c)
-				if _, dup := col[c]; dup {
-					return rec, errf("column %q appears twice", c)
-				}
-				col[c] = i
-			}
-			for _, c := range tsvColumns[:3] {
-				if _, ok := col[c]; !ok {
-					return rec, errf("header lacks the %q column", c)
-				}
+			var err error
+			if col, err = tsvHeader(strings.TrimPrefix(text, "\ufeff"), errf); err != nil {
+				return rec, err
 			}
 			continue
 		}
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		f := strings.Split(text, "\t")
-		get := func(c string) (string, bool) {
-			i, ok := col[c]
-			if !ok {
-				return "", false
-			}
-			if i >= len(f) {
-				return "", true
-			}
-			return strings.TrimSpace(f[i]), true
+		row := tsvRow{f: strings.Split(text, "\t"), col: col, errf: errf}
+		if len(row.f) < len(col) {
+			return rec, errf("%d fields, header has %d", len(row.f), len(col))
 		}
-		seconds := func(c string) (time.Duration, bool, error) {
-			v, ok := get(c)
-			if !ok || v == "n/a" {
-				return 0, false, nil
-			}
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || x > 1e9 {
-				return 0, false, errf("%s %q: want a non-negative number of seconds", c, v)
-			}
-			return time.Duration(math.Round(x * float64(time.Second))), true, nil
-		}
-		if len(f) < len(col) {
-			return rec, errf("%d fields, header has %d", len(f), len(col))
-		}
-		onset, ok, err := seconds("onset")
-		if err != nil {
+		if err := rec.add(row); err != nil {
 			return rec, err
-		}
-		if !ok {
-			return rec, errf("onset is n/a")
-		}
-		dur, ok, err := seconds("duration")
-		if err != nil {
-			return rec, err
-		}
-		if !ok {
-			return rec, errf("duration is n/a")
-		}
-		if d, ok, err := seconds("recordingDuration"); err != nil {
-			return rec, err
-		} else if ok {
-			if rec.Duration != 0 && d != rec.Duration {
-				return rec, errf("recordingDuration %v differs from %v on an earlier line", d.Seconds(), rec.Duration.Seconds())
-			}
-			rec.Duration = d
-		}
-		if v, ok := get("dateTime"); ok && v != "n/a" && v != "" {
-			t, err := parseDateTime(v)
-			if err != nil {
-				return rec, errf("dateTime %q: want YYYY-MM-DD HH:MM:SS", v)
-			}
-			rec.Start = t
-		}
-		if v, ok := get("confidence"); ok && v != "n/a" && v != "" {
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || !(x >= 0 && x <= 1) {
-				return rec, errf("confidence %q: want a number in [0, 1] or n/a", v)
-			}
-		}
-		typ, _ := get("eventType")
-		switch {
-		case typ == "bckg":
-		case typ == "sz" || strings.HasPrefix(typ, "sz_"):
-			rec.Events = append(rec.Events, Event{Start: onset, End: onset + dur})
-		default:
-			return rec, errf("eventType %q: want sz, sz_… or bckg", typ)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -141,6 +71,107 @@ func ReadTSV(r io.Reader, name string) (Recording, error) {
 		return rec, fmt.Errorf("%s: empty file, no header: %w", name, ErrFormat)
 	}
 	return rec, nil
+}
+
+// tsvHeader maps the header's column names to their positions.
+func tsvHeader(text string, errf func(string, ...any) error) (map[string]int, error) {
+	col := map[string]int{}
+	for i, c := range strings.Split(text, "\t") {
+		c = strings.TrimSpace(c)
+		if _, dup := col[c]; dup {
+			return nil, errf("column %q appears twice", c)
+		}
+		col[c] = i
+	}
+	for _, c := range tsvColumns[:3] {
+		if _, ok := col[c]; !ok {
+			return nil, errf("header lacks the %q column", c)
+		}
+	}
+	return col, nil
+}
+
+// tsvRow is one line of an annotation file.
+type tsvRow struct {
+	f    []string
+	col  map[string]int
+	errf func(string, ...any) error
+}
+
+// get returns column c's value; ok is false when the header has no c.
+func (r tsvRow) get(c string) (v string, ok bool) {
+	i, ok := r.col[c]
+	if !ok {
+		return "", false
+	}
+	if i >= len(r.f) {
+		return "", true
+	}
+	return strings.TrimSpace(r.f[i]), true
+}
+
+// seconds reads column c as seconds; ok is false when absent or n/a.
+func (r tsvRow) seconds(c string) (d time.Duration, ok bool, err error) {
+	v, ok := r.get(c)
+	if !ok || v == "n/a" {
+		return 0, false, nil
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || x > 1e9 {
+		return 0, false, r.errf("%s %q: want a non-negative number of seconds", c, v)
+	}
+	return time.Duration(math.Round(x * float64(time.Second))), true, nil
+}
+
+// required reads column c as seconds, which must be given.
+func (r tsvRow) required(c string) (time.Duration, error) {
+	d, ok, err := r.seconds(c)
+	if err == nil && !ok {
+		err = r.errf("%s is n/a", c)
+	}
+	return d, err
+}
+
+// add takes one row into rec.
+func (rec *Recording) add(r tsvRow) error {
+	onset, err := r.required("onset")
+	if err != nil {
+		return err
+	}
+	dur, err := r.required("duration")
+	if err != nil {
+		return err
+	}
+	if d, ok, err := r.seconds("recordingDuration"); err != nil {
+		return err
+	} else if ok {
+		if rec.Duration != 0 && d != rec.Duration {
+			return r.errf("recordingDuration %v differs from %v on an earlier line", d.Seconds(), rec.Duration.Seconds())
+		}
+		rec.Duration = d
+	}
+	if v, ok := r.get("dateTime"); ok && v != "n/a" && v != "" {
+		t, err := parseDateTime(v)
+		if err != nil {
+			return r.errf("dateTime %q: want YYYY-MM-DD HH:MM:SS", v)
+		}
+		rec.Start = t
+	}
+	if v, ok := r.get("confidence"); ok && v != "n/a" && v != "" {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(x >= 0 && x <= 1) {
+			return r.errf("confidence %q: want a number in [0, 1] or n/a", v)
+		}
+	}
+	typ, _ := r.get("eventType")
+	switch {
+	case typ == "bckg":
+	case typ == "sz" || strings.HasPrefix(typ, "sz_"):
+		rec.Events = append(rec.Events, Event{Start: onset, End: onset + dur})
+	default:
+		return r.errf("eventType %q: want sz, sz_… or bckg", typ)
+	}
+	return nil
 }
 
 func parseDateTime(v string) (time.Time, error) {
