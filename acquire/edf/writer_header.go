@@ -19,77 +19,17 @@ func writerHeader(cfg WriterConfig, width int) (*Header, error) {
 	if d := string(appendSeconds(nil, cfg.RecordDuration)); len(d) > 8 {
 		return nil, fmt.Errorf("edf: record duration %v: %q does not fit 8 characters", cfg.RecordDuration, d)
 	}
-	h.Patient = cfg.Patient
-	if h.Patient == "" {
-		h.Patient = "X X X X"
-	}
-	start := cfg.Start.UTC()
-	startdate := "X"
-	if cfg.Start.IsZero() {
-		h.StartDate, h.StartTime = "01.01.85", "00.00.00"
-	} else {
-		startdate = strings.ToUpper(start.Format("02-Jan-2006"))
-		yy := "yy"
-		if y := start.Year(); y >= 1985 && y <= 2084 {
-			yy = fmt.Sprintf("%02d", y%100)
-		}
-		h.StartDate = start.Format("02.01.") + yy
-		h.StartTime = start.Format("15.04.05")
-		if y := start.Year(); y < 1000 || y > 9999 {
-			return nil, fmt.Errorf("edf: start %v: year outside 1000–9999", cfg.Start)
-		}
-	}
-	h.Recording = cfg.Recording
-	switch {
-	case h.Recording == "":
-		h.Recording = "Startdate " + startdate + " X X X"
-	case !strings.HasPrefix(h.Recording, "Startdate "):
-		h.Recording = "Startdate " + startdate + " " + h.Recording
-	}
-	if err := checkText("patient", h.Patient, 80); err != nil {
+	if err := identify(h, cfg); err != nil {
 		return nil, err
 	}
-	if err := checkText("recording", h.Recording, 80); err != nil {
-		return nil, err
-	}
-	h.Start, _ = parseStart(h.StartDate, h.StartTime, h.Recording)
 	ns := len(cfg.Signals) + 1
 	h.HeaderBytes = 256 * (ns + 1)
 	h.Signals = make([]Signal, ns)
 	total := 0
 	for i, sp := range cfg.Signals {
-		s := Signal{Label: sp.Label, Transducer: sp.Transducer, PhysicalDimension: sp.PhysicalDimension,
-			Prefilter: sp.Prefilter, DigitalMin: sp.DigitalMin, DigitalMax: sp.DigitalMax, SamplesPerRecord: sp.SamplesPerRecord}
-		where := fmt.Sprintf("signal %d %q", i, sp.Label)
-		if s.DigitalMin == 0 && s.DigitalMax == 0 {
-			s.DigitalMin, s.DigitalMax = dlo, dhi
-		}
-		if s.DigitalMin < dlo || s.DigitalMax > dhi || s.DigitalMin >= s.DigitalMax {
-			return nil, fmt.Errorf("edf: %s: digital range %d..%d: want dlo < dhi within %d..%d", where, s.DigitalMin, s.DigitalMax, dlo, dhi)
-		}
-		if s.SamplesPerRecord < 1 {
-			return nil, fmt.Errorf("edf: %s: samples per record %d: must be positive", where, s.SamplesPerRecord)
-		}
-		if s.IsAnnotation() {
-			return nil, fmt.Errorf("edf: %s: label is reserved for the annotation signal the writer adds", where)
-		}
-		var err error
-		if s.PhysicalMin, err = fit8(sp.PhysicalMin); err != nil {
-			return nil, fmt.Errorf("edf: %s: physical minimum: %w", where, err)
-		}
-		if s.PhysicalMax, err = fit8(sp.PhysicalMax); err != nil {
-			return nil, fmt.Errorf("edf: %s: physical maximum: %w", where, err)
-		}
-		if s.PhysicalMin == s.PhysicalMax {
-			return nil, fmt.Errorf("edf: %s: physical minimum equals maximum (%g as written)", where, s.PhysicalMin)
-		}
-		for _, f := range []struct {
-			name, v string
-			n       int
-		}{{"label", s.Label, 16}, {"transducer", s.Transducer, 80}, {"physical dimension", s.PhysicalDimension, 8}, {"prefilter", s.Prefilter, 80}} {
-			if err := checkText(where+": "+f.name, f.v, f.n); err != nil {
-				return nil, err
-			}
+		s, err := writerSignal(i, sp, dlo, dhi)
+		if err != nil {
+			return nil, err
 		}
 		h.Signals[i] = s
 		total += s.SamplesPerRecord
@@ -107,6 +47,84 @@ func writerHeader(cfg WriterConfig, width int) (*Header, error) {
 		return nil, fmt.Errorf("edf: data record of %d bytes is too large", (total+spr)*width)
 	}
 	return h, nil
+}
+
+// identify fills in the patient, recording and start fields of h.
+func identify(h *Header, cfg WriterConfig) error {
+	h.Patient = cfg.Patient
+	if h.Patient == "" {
+		h.Patient = "X X X X"
+	}
+	start := cfg.Start.UTC()
+	startdate := "X"
+	if cfg.Start.IsZero() {
+		h.StartDate, h.StartTime = "01.01.85", "00.00.00"
+	} else {
+		startdate = strings.ToUpper(start.Format("02-Jan-2006"))
+		yy := "yy"
+		if y := start.Year(); y >= 1985 && y <= 2084 {
+			yy = fmt.Sprintf("%02d", y%100)
+		}
+		h.StartDate = start.Format("02.01.") + yy
+		h.StartTime = start.Format("15.04.05")
+		if y := start.Year(); y < 1000 || y > 9999 {
+			return fmt.Errorf("edf: start %v: year outside 1000–9999", cfg.Start)
+		}
+	}
+	h.Recording = cfg.Recording
+	switch {
+	case h.Recording == "":
+		h.Recording = "Startdate " + startdate + " X X X"
+	case !strings.HasPrefix(h.Recording, "Startdate "):
+		h.Recording = "Startdate " + startdate + " " + h.Recording
+	}
+	if err := checkText("patient", h.Patient, 80); err != nil {
+		return err
+	}
+	if err := checkText("recording", h.Recording, 80); err != nil {
+		return err
+	}
+	h.Start, _ = parseStart(h.StartDate, h.StartTime, h.Recording)
+	return nil
+}
+
+// writerSignal checks data signal i's spec and returns its header entry,
+// with the format's full digital range (dlo..dhi) by default.
+func writerSignal(i int, sp SignalSpec, dlo, dhi int) (Signal, error) {
+	s := Signal{Label: sp.Label, Transducer: sp.Transducer, PhysicalDimension: sp.PhysicalDimension,
+		Prefilter: sp.Prefilter, DigitalMin: sp.DigitalMin, DigitalMax: sp.DigitalMax, SamplesPerRecord: sp.SamplesPerRecord}
+	where := fmt.Sprintf("signal %d %q", i, sp.Label)
+	if s.DigitalMin == 0 && s.DigitalMax == 0 {
+		s.DigitalMin, s.DigitalMax = dlo, dhi
+	}
+	if s.DigitalMin < dlo || s.DigitalMax > dhi || s.DigitalMin >= s.DigitalMax {
+		return s, fmt.Errorf("edf: %s: digital range %d..%d: want dlo < dhi within %d..%d", where, s.DigitalMin, s.DigitalMax, dlo, dhi)
+	}
+	if s.SamplesPerRecord < 1 {
+		return s, fmt.Errorf("edf: %s: samples per record %d: must be positive", where, s.SamplesPerRecord)
+	}
+	if s.IsAnnotation() {
+		return s, fmt.Errorf("edf: %s: label is reserved for the annotation signal the writer adds", where)
+	}
+	var err error
+	if s.PhysicalMin, err = fit8(sp.PhysicalMin); err != nil {
+		return s, fmt.Errorf("edf: %s: physical minimum: %w", where, err)
+	}
+	if s.PhysicalMax, err = fit8(sp.PhysicalMax); err != nil {
+		return s, fmt.Errorf("edf: %s: physical maximum: %w", where, err)
+	}
+	if s.PhysicalMin == s.PhysicalMax {
+		return s, fmt.Errorf("edf: %s: physical minimum equals maximum (%g as written)", where, s.PhysicalMin)
+	}
+	for _, f := range []struct {
+		name, v string
+		n       int
+	}{{"label", s.Label, 16}, {"transducer", s.Transducer, 80}, {"physical dimension", s.PhysicalDimension, 8}, {"prefilter", s.Prefilter, 80}} {
+		if err := checkText(where+": "+f.name, f.v, f.n); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
 }
 
 // fit8 returns v as it will read back from an 8-character decimal field.
