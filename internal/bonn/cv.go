@@ -105,36 +105,12 @@ func CrossValidate(segs []Segment, cfg Config) (Result, error) {
 	var learned int
 	folds := paper.StratifiedFolds(y, cfg.Folds, cfg.Seed)
 	for k, test := range folds {
-		inTest := make([]bool, len(segs))
-		for _, i := range test {
-			inTest[i] = true
-		}
-		type ex struct{ seg, win int }
-		var order []ex
-		for i := range segs {
-			if !inTest[i] {
-				for w := range vecs[i] {
-					order = append(order, ex{i, w})
-				}
-			}
-		}
-		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(k)+1))
-		rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
-		mc := cfg.Model
-		mc.Features = e.Dim()
-		mc.Seed = cfg.Seed*1000 + uint64(k)
-		m, err := classifier.New(mc)
+		m, n, took, err := trainFold(segs, vecs, y, test, cfg, k, e.Dim())
 		if err != nil {
 			return Result{}, err
 		}
-		t0 := time.Now()
-		for _, o := range order {
-			if err := m.Learn(vecs[o.seg][o.win], y[o.seg]); err != nil {
-				return Result{}, fmt.Errorf("bonn: fold %d: learning %s window %d: %w", k, segs[o.seg].Name, o.win, err)
-			}
-		}
-		learnTime += time.Since(t0)
-		learned += len(order)
+		learnTime += took
+		learned += n
 		fs := make([]float64, len(test))
 		fy := make([]bool, len(test))
 		for j, i := range test {
@@ -155,22 +131,61 @@ func CrossValidate(segs []Segment, cfg Config) (Result, error) {
 	}
 	res.AUCMean, res.AUCStd = meanStd(res.AUC)
 	res.WindowAUC = paper.AUCScores(winScores, winLabels)
+	res.rates(y, cfg.Threshold)
+	if learned > 0 {
+		res.LearnTime = learnTime / time.Duration(learned)
+	}
+	return res, nil
+}
+
+// trainFold learns a new model of fold k on the windows of every segment
+// outside test, in a seeded random order; n is how many it learned, in took.
+func trainFold(segs []Segment, vecs [][][]float64, y []bool, test []int, cfg Config, k, dim int) (m classifier.Model, n int, took time.Duration, err error) {
+	inTest := make([]bool, len(segs))
+	for _, i := range test {
+		inTest[i] = true
+	}
+	type ex struct{ seg, win int }
+	var order []ex
+	for i := range segs {
+		if !inTest[i] {
+			for w := range vecs[i] {
+				order = append(order, ex{i, w})
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(k)+1))
+	rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+	mc := cfg.Model
+	mc.Features = dim
+	mc.Seed = cfg.Seed*1000 + uint64(k)
+	if m, err = classifier.New(mc); err != nil {
+		return nil, 0, 0, err
+	}
+	t0 := time.Now()
+	for _, o := range order {
+		if err := m.Learn(vecs[o.seg][o.win], y[o.seg]); err != nil {
+			return nil, 0, 0, fmt.Errorf("bonn: fold %d: learning %s window %d: %w", k, segs[o.seg].Name, o.win, err)
+		}
+	}
+	return m, len(order), time.Since(t0), nil
+}
+
+// rates sets the sensitivity, specificity and accuracy of the segment
+// scores at threshold.
+func (res *Result) rates(y []bool, threshold float64) {
 	var tp, tn int
 	for i, s := range res.Scores {
 		switch {
-		case y[i] && s >= cfg.Threshold:
+		case y[i] && s >= threshold:
 			tp++
-		case !y[i] && s < cfg.Threshold:
+		case !y[i] && s < threshold:
 			tn++
 		}
 	}
 	res.Sensitivity = float64(tp) / float64(res.Positives)
 	res.Specificity = float64(tn) / float64(res.Negatives)
-	res.Accuracy = float64(tp+tn) / float64(len(segs))
-	if learned > 0 {
-		res.LearnTime = learnTime / time.Duration(learned)
-	}
-	return res, nil
+	res.Accuracy = float64(tp+tn) / float64(len(y))
 }
 
 // TrainTest trains on every window of train and scores the segments of
