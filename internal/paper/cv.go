@@ -123,98 +123,129 @@ func RunCV(data []Data, opt CVOptions, out io.Writer) error {
 	if err := opt.defaults(); err != nil {
 		return err
 	}
-	type recKey struct {
-		d             int
-		alg, lrn, mod string
-	}
-	var keys []recKey
-	folds := make([][][]int, len(data))
-	for di := range data {
-		d := &data[di]
-		p := d.Positives()
-		if p < opt.Folds || len(d.Y)-p < opt.Folds {
-			return fmt.Errorf("paper: data set %s: %d positives and %d negatives cannot fill %d stratified folds", d.Name, p, len(d.Y)-p, opt.Folds)
-		}
-		folds[di] = StratifiedFolds(d.Y, opt.Folds, deriveSeed(opt.Seed, d.Name, "folds"))
-		for _, a := range opt.Algorithms {
-			for _, l := range opt.Learners {
-				for _, m := range opt.Modes {
-					keys = append(keys, recKey{di, a, l, m})
-				}
-			}
-		}
-	}
-	results := make([][]foldResult, len(keys))
-	done := make([]int, len(keys))
-	for i := range results {
-		results[i] = make([]foldResult, opt.Folds)
+	r := &cvRun{data: data, opt: opt, enc: json.NewEncoder(out), start: time.Now()}
+	if err := r.plan(); err != nil {
+		return err
 	}
 	jobs := make(chan cvJob)
-	var (
-		mu       sync.Mutex
-		next     int
-		finished int
-		firstErr error
-		start    = time.Now()
-		total    = len(keys) * opt.Folds
-	)
-	enc := json.NewEncoder(out)
-	flush := func() error { // with mu held
-		for next < len(keys) && done[next] == opt.Folds {
-			k := keys[next]
-			rec := aggregate(data[k.d].Name, k.alg, k.lrn, k.mod, opt, results[next])
-			if err := enc.Encode(rec); err != nil {
-				return fmt.Errorf("paper: writing %s %s %s %s: %w", rec.Dataset, rec.Algorithm, rec.Learner, rec.Mode, err)
-			}
-			results[next] = nil
-			next++
-		}
-		return nil
-	}
 	var wg sync.WaitGroup
 	for w := 0; w < opt.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				k := keys[j.rec]
-				d := &data[k.d]
-				res, err := runFold(d, folds[k.d], j.fold, k.alg, k.lrn, k.mod, opt)
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil {
-						firstErr = fmt.Errorf("paper: %s %s %s %s fold %d: %w", d.Name, k.alg, k.lrn, k.mod, j.fold, err)
-					}
-				} else {
-					results[j.rec][j.fold] = res
-					done[j.rec]++
-					finished++
-					if firstErr == nil {
-						firstErr = flush()
-					}
-					if opt.Progress != nil {
-						fmt.Fprintf(opt.Progress, "cv: %d/%d  %s %s %s %s fold %d  auc %.4f  %s\n", finished, total,
-							d.Name, k.alg, k.lrn, k.mod, j.fold, res.auc, time.Since(start).Round(time.Second))
-					}
-				}
-				mu.Unlock()
+				k := r.keys[j.rec]
+				res, err := runFold(&data[k.d], r.folds[k.d], j.fold, k.alg, k.lrn, k.mod, opt)
+				r.record(j, res, err)
 			}
 		}()
 	}
-	for r := range keys {
+	for rec := range r.keys {
 		for f := 0; f < opt.Folds; f++ {
-			mu.Lock()
-			stop := firstErr != nil
-			mu.Unlock()
-			if stop {
+			if r.failed() {
 				break
 			}
-			jobs <- cvJob{r, f}
+			jobs <- cvJob{rec, f}
 		}
 	}
 	close(jobs)
 	wg.Wait()
-	return firstErr
+	return r.err
+}
+
+// cvKey names one record of RunCV's output.
+type cvKey struct {
+	d             int
+	alg, lrn, mod string
+}
+
+// cvRun is the state RunCV's workers share: the records in output order,
+// their folds' results as they arrive, and how far the output has got.
+type cvRun struct {
+	data  []Data
+	opt   CVOptions
+	keys  []cvKey
+	folds [][][]int // per data set: the stratified folds
+
+	mu       sync.Mutex
+	results  [][]foldResult
+	done     []int // folds finished per record
+	next     int   // first record not yet written
+	finished int
+	err      error // the first error
+	enc      *json.Encoder
+	start    time.Time
+}
+
+// plan lists the records and stratifies every data set's folds.
+func (r *cvRun) plan() error {
+	r.folds = make([][][]int, len(r.data))
+	for di := range r.data {
+		d := &r.data[di]
+		p := d.Positives()
+		if p < r.opt.Folds || len(d.Y)-p < r.opt.Folds {
+			return fmt.Errorf("paper: data set %s: %d positives and %d negatives cannot fill %d stratified folds", d.Name, p, len(d.Y)-p, r.opt.Folds)
+		}
+		r.folds[di] = StratifiedFolds(d.Y, r.opt.Folds, deriveSeed(r.opt.Seed, d.Name, "folds"))
+		for _, a := range r.opt.Algorithms {
+			for _, l := range r.opt.Learners {
+				for _, m := range r.opt.Modes {
+					r.keys = append(r.keys, cvKey{di, a, l, m})
+				}
+			}
+		}
+	}
+	r.results = make([][]foldResult, len(r.keys))
+	r.done = make([]int, len(r.keys))
+	for i := range r.results {
+		r.results[i] = make([]foldResult, r.opt.Folds)
+	}
+	return nil
+}
+
+func (r *cvRun) failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err != nil
+}
+
+// record keeps one fold's result and writes every record now complete.
+func (r *cvRun) record(j cvJob, res foldResult, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := r.keys[j.rec]
+	name := r.data[k.d].Name
+	if err != nil {
+		if r.err == nil {
+			r.err = fmt.Errorf("paper: %s %s %s %s fold %d: %w", name, k.alg, k.lrn, k.mod, j.fold, err)
+		}
+		return
+	}
+	r.results[j.rec][j.fold] = res
+	r.done[j.rec]++
+	r.finished++
+	if r.err == nil {
+		r.err = r.flush()
+	}
+	if r.opt.Progress != nil {
+		fmt.Fprintf(r.opt.Progress, "cv: %d/%d  %s %s %s %s fold %d  auc %.4f  %s\n", r.finished, len(r.keys)*r.opt.Folds,
+			name, k.alg, k.lrn, k.mod, j.fold, res.auc, time.Since(r.start).Round(time.Second))
+	}
+}
+
+// flush writes the complete records at the head of the output, in order
+// (with mu held).
+func (r *cvRun) flush() error {
+	for r.next < len(r.keys) && r.done[r.next] == r.opt.Folds {
+		k := r.keys[r.next]
+		rec := aggregate(r.data[k.d].Name, k.alg, k.lrn, k.mod, r.opt, r.results[r.next])
+		if err := r.enc.Encode(rec); err != nil {
+			return fmt.Errorf("paper: writing %s %s %s %s: %w", rec.Dataset, rec.Algorithm, rec.Learner, rec.Mode, err)
+		}
+		r.results[r.next] = nil
+		r.next++
+	}
+	return nil
 }
 
 // runFold trains and tests one fold of one record at every cost setting.
