@@ -116,6 +116,54 @@ type DriftRecord struct {
 // nsAC2 at the default costs (C_P = 1, C_N = 0.1) on the SINE streams.
 // Plain and ns variants and every learner see the same stream in a run.
 func RunDrift(opt DriftOptions, out io.Writer) error {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return err
+	}
+	var keys []driftKey
+	for _, s := range opt.Streams {
+		for _, l := range opt.Learners {
+			for _, v := range []string{"plain", "ns"} {
+				keys = append(keys, driftKey{s, l, v})
+			}
+		}
+	}
+	aucs := make([]float64, len(keys)*opt.Runs)
+	err = parallel(len(aucs), opt.Workers, func(i int) error {
+		k, r := keys[i/opt.Runs], i%opt.Runs
+		auc, err := driftRun(opt, k, r)
+		if err != nil {
+			return err
+		}
+		aucs[i] = auc
+		if opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "drift: %s %s %s run %d: auc %.4f\n", k.s, k.l, k.v, r, aucs[i])
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(out)
+	for i, k := range keys {
+		runs := aucs[i*opt.Runs : (i+1)*opt.Runs]
+		rec := DriftRecord{Stream: k.s, Learner: k.l, Variant: k.v, Runs: opt.Runs, AUCRuns: runs, Beta: 1}
+		if k.v == "ns" {
+			rec.Beta = opt.Beta
+		}
+		rec.AUCMean, rec.AUCStd = meanStd(runs)
+		if err := enc.Encode(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// driftKey names one (stream, learner, variant) of RunDrift.
+type driftKey struct{ s, l, v string }
+
+// withDefaults fills in the zero options and checks them.
+func (opt DriftOptions) withDefaults() (DriftOptions, error) {
 	if opt.Streams == nil {
 		opt.Streams = []string{SINE1, SINE1G, SINE1M}
 	}
@@ -138,71 +186,43 @@ func RunDrift(opt DriftOptions, out io.Writer) error {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	if opt.Runs < 1 {
-		return fmt.Errorf("paper: runs %d: want at least 1", opt.Runs)
+		return opt, fmt.Errorf("paper: runs %d: want at least 1", opt.Runs)
 	}
 	if !(opt.Beta > 0 && opt.Beta < 1) {
-		return fmt.Errorf("paper: beta %g: want a forgetting factor in (0, 1)", opt.Beta)
+		return opt, fmt.Errorf("paper: beta %g: want a forgetting factor in (0, 1)", opt.Beta)
 	}
 	for _, s := range opt.Streams {
 		if _, err := oldConceptProb(s, 0, 1); err != nil {
-			return err
+			return opt, err
 		}
 	}
-	variants := []string{"plain", "ns"}
-	type key struct{ s, l, v string }
-	var keys []key
-	for _, s := range opt.Streams {
-		for _, l := range opt.Learners {
-			for _, v := range variants {
-				keys = append(keys, key{s, l, v})
-			}
-		}
-	}
-	aucs := make([]float64, len(keys)*opt.Runs)
-	err := parallel(len(aucs), opt.Workers, func(i int) error {
-		k, r := keys[i/opt.Runs], i%opt.Runs
-		X, y, err := SineStream(k.s, opt.Length, opt.Ratio, deriveSeed(opt.Seed, k.s, "stream", strconv.Itoa(r)))
-		if err != nil {
-			return err
-		}
-		cfg := classifier.Config{Algorithm: classifier.AC2, Learner: k.l, Features: 2,
-			Seed: deriveSeed(opt.Seed, k.s, k.l, k.v, strconv.Itoa(r))}
-		if k.v == "ns" {
-			cfg.Algorithm, cfg.Beta = "ns"+classifier.AC2, opt.Beta
-		}
-		m, err := classifier.New(cfg)
-		if err != nil {
-			return err
-		}
-		scores := make([]float64, len(X))
-		for t, x := range X {
-			if scores[t], err = m.Score(x); err != nil {
-				return err
-			}
-			if err = m.Learn(x, y[t]); err != nil {
-				return err
-			}
-		}
-		aucs[i] = AUCScores(scores, y)
-		if opt.Progress != nil {
-			fmt.Fprintf(opt.Progress, "drift: %s %s %s run %d: auc %.4f\n", k.s, k.l, k.v, r, aucs[i])
-		}
-		return nil
-	})
+	return opt, nil
+}
+
+// driftRun is run r of k: the prequential AUC of AC2 (or nsAC2) on a
+// freshly drawn stream.
+func driftRun(opt DriftOptions, k driftKey, r int) (float64, error) {
+	X, y, err := SineStream(k.s, opt.Length, opt.Ratio, deriveSeed(opt.Seed, k.s, "stream", strconv.Itoa(r)))
 	if err != nil {
-		return err
+		return 0, err
 	}
-	enc := json.NewEncoder(out)
-	for i, k := range keys {
-		runs := aucs[i*opt.Runs : (i+1)*opt.Runs]
-		rec := DriftRecord{Stream: k.s, Learner: k.l, Variant: k.v, Runs: opt.Runs, AUCRuns: runs, Beta: 1}
-		if k.v == "ns" {
-			rec.Beta = opt.Beta
+	cfg := classifier.Config{Algorithm: classifier.AC2, Learner: k.l, Features: 2,
+		Seed: deriveSeed(opt.Seed, k.s, k.l, k.v, strconv.Itoa(r))}
+	if k.v == "ns" {
+		cfg.Algorithm, cfg.Beta = "ns"+classifier.AC2, opt.Beta
+	}
+	m, err := classifier.New(cfg)
+	if err != nil {
+		return 0, err
+	}
+	scores := make([]float64, len(X))
+	for t, x := range X {
+		if scores[t], err = m.Score(x); err != nil {
+			return 0, err
 		}
-		rec.AUCMean, rec.AUCStd = meanStd(runs)
-		if err := enc.Encode(rec); err != nil {
-			return err
+		if err = m.Learn(x, y[t]); err != nil {
+			return 0, err
 		}
 	}
-	return nil
+	return AUCScores(scores, y), nil
 }
