@@ -79,39 +79,9 @@ func StratifiedSplit(y []bool, f float64, seed uint64) (train, test []int) {
 // its swept-ROC AUC measured on the rest, exactly as in RunCV. Records
 // come out in (algorithm, learner, mode, fraction) order.
 func RunCurve(d Data, opt CurveOptions, out io.Writer) error {
-	if opt.Algorithms == nil {
-		opt.Algorithms = []string{classifier.UOB, classifier.AC2, classifier.RUS3}
-	}
-	if opt.Learners == nil {
-		opt.Learners = classifier.Learners
-	}
-	if opt.Modes == nil {
-		opt.Modes = []string{ModeOnline, ModeBatch}
-	}
-	if opt.Fractions == nil {
-		opt.Fractions = DefaultFractions
-	}
-	if opt.Reps == 0 {
-		opt.Reps = 5
-	}
-	if opt.Points == 0 {
-		opt.Points = 10
-	}
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	for _, f := range opt.Fractions {
-		if !(f > 0 && f < 1) {
-			return fmt.Errorf("paper: training fraction %g: want (0, 1)", f)
-		}
-	}
-	for _, a := range opt.Algorithms {
-		if !validAlgorithm(a) {
-			return fmt.Errorf("paper: algorithm %q: want one of %v", a, classifier.Algorithms)
-		}
-	}
-	if opt.Reps < 1 || opt.Points < 1 {
-		return fmt.Errorf("paper: reps %d, points %d: want at least 1", opt.Reps, opt.Points)
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return err
 	}
 	type key struct {
 		a, l, m string
@@ -128,7 +98,7 @@ func RunCurve(d Data, opt CurveOptions, out io.Writer) error {
 		}
 	}
 	res := make([]foldResult, len(keys)*opt.Reps)
-	err := parallel(len(res), opt.Workers, func(i int) error {
+	err = parallel(len(res), opt.Workers, func(i int) error {
 		k, r := keys[i/opt.Reps], i%opt.Reps
 		fs := strconv.FormatFloat(k.f, 'g', -1, 64)
 		train, test := StratifiedSplit(d.Y, k.f, deriveSeed(opt.Seed, d.Name, "split", fs, strconv.Itoa(r)))
@@ -163,4 +133,43 @@ func RunCurve(d Data, opt CurveOptions, out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// withDefaults fills in the zero options and checks them.
+func (opt CurveOptions) withDefaults() (CurveOptions, error) {
+	if opt.Algorithms == nil {
+		opt.Algorithms = []string{classifier.UOB, classifier.AC2, classifier.RUS3}
+	}
+	if opt.Learners == nil {
+		opt.Learners = classifier.Learners
+	}
+	if opt.Modes == nil {
+		opt.Modes = []string{ModeOnline, ModeBatch}
+	}
+	if opt.Fractions == nil {
+		opt.Fractions = DefaultFractions
+	}
+	if opt.Reps == 0 {
+		opt.Reps = 5
+	}
+	if opt.Points == 0 {
+		opt.Points = 10
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	for _, f := range opt.Fractions {
+		if !(f > 0 && f < 1) {
+			return opt, fmt.Errorf("paper: training fraction %g: want (0, 1)", f)
+		}
+	}
+	for _, a := range opt.Algorithms {
+		if !validAlgorithm(a) {
+			return opt, fmt.Errorf("paper: algorithm %q: want one of %v", a, classifier.Algorithms)
+		}
+	}
+	if opt.Reps < 1 || opt.Points < 1 {
+		return opt, fmt.Errorf("paper: reps %d, points %d: want at least 1", opt.Reps, opt.Points)
+	}
+	return opt, nil
 }
