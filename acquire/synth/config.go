@@ -103,9 +103,42 @@ func fieldErr(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrConfig, field, fmt.Sprintf(format, args...))
 }
 
-// normalised returns cfg with defaults filled in, or an error naming the
+// withDefaults returns cfg with defaults filled in, or an error naming the
 // first bad field.
-func (cfg Config) normalised() (Config, error) {
+func (cfg Config) withDefaults() (Config, error) {
+	c, err := cfg.withMontage()
+	if err != nil {
+		return c, err
+	}
+	if c.Rate == 0 {
+		c.Rate = DefaultRate
+	}
+	if c.Rate < MinRate || c.Rate > MaxRate {
+		return c, fieldErr("Rate", "%d Hz is outside %d..%d Hz", c.Rate, MinRate, MaxRate)
+	}
+	if c.Duration == 0 {
+		c.Duration = DefaultDuration
+	}
+	if c.Duration < time.Second {
+		return c, fieldErr("Duration", "%v is shorter than 1s", c.Duration)
+	}
+	if c.Start.IsZero() {
+		c.Start = DefaultStart
+	}
+	if c, err = c.withSeizures(); err != nil {
+		return c, err
+	}
+	if err := checkRate("BlinksPerMinute", c.BlinksPerMinute, MaxBlinksPerMinute); err != nil {
+		return c, err
+	}
+	if err := checkRate("MusclePerMinute", c.MusclePerMinute, MaxMusclePerMinute); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// withMontage fills in and checks the channel count and labels.
+func (cfg Config) withMontage() (Config, error) {
 	c := cfg
 	if c.Channels < 0 || c.Channels > acquire.MaxChannels {
 		return c, fieldErr("Channels", "%d is outside 1..%d", c.Channels, acquire.MaxChannels)
@@ -137,21 +170,13 @@ func (cfg Config) normalised() (Config, error) {
 			}
 		}
 	}
-	if c.Rate == 0 {
-		c.Rate = DefaultRate
-	}
-	if c.Rate < MinRate || c.Rate > MaxRate {
-		return c, fieldErr("Rate", "%d Hz is outside %d..%d Hz", c.Rate, MinRate, MaxRate)
-	}
-	if c.Duration == 0 {
-		c.Duration = DefaultDuration
-	}
-	if c.Duration < time.Second {
-		return c, fieldErr("Duration", "%v is shorter than 1s", c.Duration)
-	}
-	if c.Start.IsZero() {
-		c.Start = DefaultStart
-	}
+	return c, nil
+}
+
+// withSeizures fills in and checks the seizures' count, onsets and
+// durations (after Duration).
+func (cfg Config) withSeizures() (Config, error) {
+	c := cfg
 	if c.SeizureMin == 0 {
 		c.SeizureMin = DefaultSeizureMin
 	}
@@ -189,12 +214,6 @@ func (cfg Config) normalised() (Config, error) {
 			return c, fieldErr("Seizures", "%d seizures of up to %v, each with %v around it, do not fit in Duration (%v): at most %d",
 				c.Seizures, c.SeizureMax, SeizureGap, c.Duration, fit)
 		}
-	}
-	if err := checkRate("BlinksPerMinute", c.BlinksPerMinute, MaxBlinksPerMinute); err != nil {
-		return c, err
-	}
-	if err := checkRate("MusclePerMinute", c.MusclePerMinute, MaxMusclePerMinute); err != nil {
-		return c, err
 	}
 	return c, nil
 }

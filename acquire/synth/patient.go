@@ -60,7 +60,7 @@ type Patient struct {
 // New returns the simulated patient cfg describes, or an error wrapping
 // ErrConfig that names the bad field.
 func New(cfg Config) (*Patient, error) {
-	cfg, err := cfg.normalised()
+	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +90,37 @@ func New(cfg Config) (*Patient, error) {
 		alphas[nc+s] = sharedAlpha
 	}
 	p.pink = newPinkBank(p.rate, alphas)
+	p.spatial()
+	p.alpha = alphaSource{
+		hz:     between(&geo, 8.5, 11),
+		amp:    between(&geo, 15, 30),
+		rate:   p.rate,
+		jitter: newSlowNoise(0.3, p.rate),
+		env:    newSlowNoise(0.2, p.rate),
+	}
+	p.noise = newStream(cfg.Seed, streamNoise)
+	// The alpha envelope e has mean 0.8 and standard deviation 0.55 (the
+	// clamp aside), so the rhythm adds (amp·gain)²·E[e²]/2 of variance.
+	p.level = make([]float64, nc)
+	for c := range nc {
+		a := mul(p.alpha.amp, p.alphaG[c])
+		p.level[c] = math.Sqrt(mul(p.sigma[c], p.sigma[c]) + mul(mul(a, a), (0.8*0.8+0.55*0.55)/2))
+	}
+
+	p.events(cfg)
+
+	scratch := make([]float64, nc)
+	for range durationSamples(warmUp, cfg.Rate) {
+		p.background(scratch)
+	}
+	return p, nil
+}
+
+// spatial sets how each channel sees the regional background sources,
+// its own noise, the alpha rhythm, blinks and the muscles of either side.
+// It draws nothing from the random streams.
+func (p *Patient) spatial() {
+	nc := len(p.sites)
 	p.shared = make([]float64, len(sharedSources))
 	p.own = make([]float64, nc)
 	p.mix = make([]float64, nc*len(sharedSources))
@@ -117,22 +148,12 @@ func New(cfg Config) (*Patient, error) {
 		p.muscleLeft[c] = muscleGain(st, -1)
 		p.muscleRight[c] = muscleGain(st, 1)
 	}
-	p.alpha = alphaSource{
-		hz:     between(&geo, 8.5, 11),
-		amp:    between(&geo, 15, 30),
-		rate:   p.rate,
-		jitter: newSlowNoise(0.3, p.rate),
-		env:    newSlowNoise(0.2, p.rate),
-	}
-	p.noise = newStream(cfg.Seed, streamNoise)
-	// The alpha envelope e has mean 0.8 and standard deviation 0.55 (the
-	// clamp aside), so the rhythm adds (amp·gain)²·E[e²]/2 of variance.
-	p.level = make([]float64, nc)
-	for c := range nc {
-		a := mul(p.alpha.amp, p.alphaG[c])
-		p.level[c] = math.Sqrt(mul(p.sigma[c], p.sigma[c]) + mul(mul(a, a), (0.8*0.8+0.55*0.55)/2))
-	}
+}
 
+// events schedules the seizures, blinks and muscle bursts and sets up
+// their per-channel state.
+func (p *Patient) events(cfg Config) {
+	nc := len(p.sites)
 	p.sz = schedule(cfg, p.total, p.sites)
 	p.szDelay = make([]int64, nc)
 	p.szGain = make([]float64, nc)
@@ -146,12 +167,6 @@ func New(cfg Config) (*Patient, error) {
 	p.blink0, p.muscle0 = p.blink, p.muscle
 	p.emg = newBiquad(min(40, mul(0.3, p.rate)), 0.8, p.rate)
 	p.emgState = make([][2]float64, nc)
-
-	scratch := make([]float64, nc)
-	for range durationSamples(warmUp, cfg.Rate) {
-		p.background(scratch)
-	}
-	return p, nil
 }
 
 // Info describes the channels (labelled as configured, in µV), the rate and

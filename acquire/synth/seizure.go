@@ -48,7 +48,7 @@ const (
 	fadeSeconds = 3.0
 )
 
-// schedule draws the seizures of cfg (already normalised).
+// schedule draws the seizures of cfg (with defaults filled in).
 func schedule(cfg Config, total int64, sites []site) []seizure {
 	r := newStream(cfg.Seed, streamSchedule)
 	rate := float64(cfg.Rate)
