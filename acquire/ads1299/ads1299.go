@@ -120,23 +120,8 @@ func (d *Dev) init(reset gpio.PinOut, o *Opts) error {
 			return fmt.Errorf("ads1299: RESET pin %s: %w", reset, err)
 		}
 	}
-	d.sleep(o.PowerUpWait)
-	if reset != nil {
-		if err := reset.Out(gpio.Low); err != nil {
-			return fmt.Errorf("ads1299: RESET pin %s: %w", reset, err)
-		}
-		d.sleep(tRST)
-		if err := reset.Out(gpio.High); err != nil {
-			return fmt.Errorf("ads1299: RESET pin %s: %w", reset, err)
-		}
-	} else {
-		// The RESET command would be ignored in RDATAC mode.
-		if err := d.command(cmdSDATAC, "SDATAC"); err != nil {
-			return err
-		}
-		if err := d.command(cmdReset, "RESET"); err != nil {
-			return err
-		}
+	if err := d.reset(reset, o.PowerUpWait); err != nil {
+		return err
 	}
 	d.sleep(tReset)
 	if err := d.command(cmdSDATAC, "SDATAC"); err != nil {
@@ -167,9 +152,41 @@ func (d *Dev) init(reset gpio.PinOut, o *Opts) error {
 
 	d.setup(v, o)
 
-	// Start conversions, then enter RDATAC. With a START pin RDATAC goes
-	// first so that no command follows it; the START command must precede
-	// RDATAC, since in RDATAC mode only SDATAC is accepted.
+	if err := d.startConversions(); err != nil {
+		return err
+	}
+	d.info.Start = time.Now()
+	return nil
+}
+
+// reset waits for power-up and resets the device, with the RESET pin
+// when the board wires it, else with the RESET command.
+func (d *Dev) reset(reset gpio.PinOut, powerUp time.Duration) error {
+	d.sleep(powerUp)
+	if reset != nil {
+		if err := reset.Out(gpio.Low); err != nil {
+			return fmt.Errorf("ads1299: RESET pin %s: %w", reset, err)
+		}
+		d.sleep(tRST)
+		if err := reset.Out(gpio.High); err != nil {
+			return fmt.Errorf("ads1299: RESET pin %s: %w", reset, err)
+		}
+	} else {
+		// The RESET command would be ignored in RDATAC mode.
+		if err := d.command(cmdSDATAC, "SDATAC"); err != nil {
+			return err
+		}
+		if err := d.command(cmdReset, "RESET"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startConversions starts conversions, then enters RDATAC. With a START
+// pin RDATAC goes first so that no command follows it; the START command
+// must precede RDATAC, since in RDATAC mode only SDATAC is accepted.
+func (d *Dev) startConversions() error {
 	if d.start != nil {
 		if err := d.command(cmdRDATAC, "RDATAC"); err != nil {
 			return err
@@ -185,7 +202,6 @@ func (d *Dev) init(reset gpio.PinOut, o *Opts) error {
 			return err
 		}
 	}
-	d.info.Start = time.Now()
 	return nil
 }
 

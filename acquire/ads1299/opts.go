@@ -291,19 +291,8 @@ type write struct {
 	addr, value, mask uint8
 }
 
-// registers returns the register writes for v, in the order the start-up
-// flow wants them: CONFIG3 first (reference buffer on), then the rest.
-func (o *Opts) registers(v variant) []write {
-	config1 := config1Reserved | rateCodes[o.Rate]
-
-	config2 := uint8(config2Reserved)
-	if o.Test.On {
-		config2 |= config2IntCal | uint8(o.Test.Freq)
-		if o.Test.Double {
-			config2 |= config2CalAmp
-		}
-	}
-
+// config3 is CONFIG3: the reference buffer on, and the bias options.
+func (o *Opts) config3() uint8 {
 	config3 := uint8(config3Reserved | config3RefBuf)
 	if o.Bias.Measure {
 		config3 |= config3BiasMeas
@@ -317,6 +306,23 @@ func (o *Opts) registers(v variant) []write {
 	if o.Bias.LeadOffSense {
 		config3 |= config3BiasLoff
 	}
+	return config3
+}
+
+// registers returns the register writes for v, in the order the start-up
+// flow wants them: CONFIG3 first (reference buffer on), then the rest.
+func (o *Opts) registers(v variant) []write {
+	config1 := config1Reserved | rateCodes[o.Rate]
+
+	config2 := uint8(config2Reserved)
+	if o.Test.On {
+		config2 |= config2IntCal | uint8(o.Test.Freq)
+		if o.Test.Double {
+			config2 |= config2CalAmp
+		}
+	}
+
+	config3 := o.config3()
 
 	var loff, config4 uint8
 	if o.LeadOff.Enabled {
