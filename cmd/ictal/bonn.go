@@ -21,10 +21,6 @@ import (
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
-func init() {
-	register("bonn", "Bonn epilepsy EEG benchmark and continuous recordings spliced from its segments", runBonn)
-}
-
 // bonnReport is one JSON line of `ictal bonn`.
 type bonnReport struct {
 	Type        string    `json:"type"`

@@ -18,10 +18,6 @@ import (
 	"github.com/ictal/ictal/acquire/openbci"
 )
 
-func init() {
-	register("capture", "capture frames from hardware as CSV", runCapture)
-}
-
 // runCapture implements `ictal capture -source openbci -port PATH [-frames
 // N] [-daisy] [-gain 24]`: frames as CSV on stdout (sequence, time in
 // seconds, µV per channel, flags) until N frames or SIGINT/SIGTERM.

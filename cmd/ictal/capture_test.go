@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/ictal/ictal/acquire/openbci/openbcitest"
 	"io"
 	"math"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ictal/ictal/acquire/openbci/openbcitest"
 
 	"github.com/ictal/ictal/acquire/openbci"
 	"github.com/ictal/ictal/internal/datadir"

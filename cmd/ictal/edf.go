@@ -15,10 +15,6 @@ import (
 	"github.com/ictal/ictal/acquire/edf"
 )
 
-func init() {
-	register("edf", "inspect EDF/EDF+/BDF files: edf info FILE, edf cat FILE", runEDF)
-}
-
 func runEDF(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		fmt.Fprintln(stderr, "usage: ictal edf info FILE\n       ictal edf cat FILE [-signals LIST] [-from S] [-to S]")

@@ -11,10 +11,6 @@ import (
 	"github.com/ictal/ictal/alert"
 )
 
-func init() {
-	register("feedback", "send a clinician's verdict on an alert, or a labelled interval, to a bed's monitor over MQTT", runFeedback)
-}
-
 // runFeedback implements `ictal feedback -broker URL -site S -bed B
 // (-confirm ID | -reject ID | -seizure START..END | -non-seizure START..END)`
 // with the TLS and auth flags: it publishes one feedback message with QoS

@@ -21,16 +21,19 @@ type command struct {
 	run func(args []string, stdout, stderr io.Writer) error
 }
 
-// commands lists the subcommands. Each is implemented in its own file.
-var commands = map[string]command{}
-
-// register adds a subcommand; it is called from the init functions of the
-// files that implement them.
-func register(name, summary string, run func(args []string, stdout, stderr io.Writer) error) {
-	if _, dup := commands[name]; dup {
-		panic("ictal: command registered twice: " + name)
-	}
-	commands[name] = command{summary: summary, run: run}
+// commands lists the subcommands, as the go command lists its own: one
+// entry here, one file (NAME.go) implementing it.
+var commands = map[string]command{
+	"synth":    {"write a simulated patient's EEG as an EDF+ file with seizure annotations", runSynth},
+	"edf":      {"inspect EDF/EDF+/BDF files: edf info FILE, edf cat FILE", runEDF},
+	"capture":  {"capture frames from hardware as CSV", runCapture},
+	"train":    {"bootstrap a patient-specific model from annotated EDF recordings", runTrain},
+	"replay":   {"run the pipeline over a recording as fast as possible and report its events", runReplay},
+	"score":    {"score detections against reference seizures (SzCORE event and sample scoring)", runScore},
+	"bonn":     {"Bonn epilepsy EEG benchmark and continuous recordings spliced from its segments", runBonn},
+	"paper":    {"reproduce Wang & Pineau's experiments: cv, drift, curve, plots", runPaper},
+	"watch":    {"print seizure alerts and monitor status from the MQTT broker, one line per message", runWatch},
+	"feedback": {"send a clinician's verdict on an alert, or a labelled interval, to a bed's monitor over MQTT", runFeedback},
 }
 
 func usage(w io.Writer) {

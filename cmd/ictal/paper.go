@@ -10,10 +10,6 @@ import (
 	"github.com/ictal/ictal/internal/paper"
 )
 
-func init() {
-	register("paper", "reproduce Wang & Pineau's experiments: cv, drift, curve, plots", runPaper)
-}
-
 // paperCommands are the subcommands of `ictal paper`.
 var paperCommands = map[string]struct {
 	summary string

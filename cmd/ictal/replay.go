@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"syscall"
 
+	"github.com/ictal/ictal/internal/checkpoint"
+
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/pipeline"
@@ -110,7 +112,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(*save, b, 0o644)
+		return checkpoint.Save(*save, b) // atomic, as train writes its model
 	}
 	return nil
 }

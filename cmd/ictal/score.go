@@ -16,10 +16,6 @@ import (
 	"github.com/ictal/ictal/internal/eval"
 )
 
-func init() {
-	register("score", "score detections against reference seizures (SzCORE event and sample scoring)", runScore)
-}
-
 // scoreReport is the JSON line printed by `ictal score`.
 type scoreReport struct {
 	Type        string    `json:"type"`

@@ -15,10 +15,6 @@ import (
 	"github.com/ictal/ictal/acquire/synth"
 )
 
-func init() {
-	register("synth", "write a simulated patient's EEG as an EDF+ file with seizure annotations", runSynth)
-}
-
 // synthRange is the physical range written for every channel, in µV: wide
 // enough that seizures (a few hundred µV) and blinks (up to 300 µV) never
 // clip, with 16-bit samples a resolution of 6400/65535 ≈ 0.098 µV.

@@ -15,10 +15,6 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
-func init() {
-	register("watch", "print seizure alerts and monitor status from the MQTT broker, one line per message", runWatch)
-}
-
 // runWatch implements `ictal watch [-broker URL] [-topic ictal/#] [-count N]
 // [TLS and auth flags]`: it subscribes and prints a line per message (see
 // watchLine) until interrupted or N messages were printed.

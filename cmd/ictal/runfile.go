@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"path/filepath"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/chbmit"
+	"github.com/ictal/ictal/internal/eval"
+	"github.com/ictal/ictal/internal/pipeline"
+)
+
+// fileReport is the JSON line printed per file by train and replay. The
+// scores are SzCORE's (internal/eval): event-based, then sample-based at
+// 1 Hz; an undefined score (no seizure, no detection) is null.
+type fileReport struct {
+	Type        string    `json:"type"`
+	File        string    `json:"file"`
+	Start       string    `json:"start,omitempty"` // RFC 3339, when the recording says
+	Labels      string    `json:"labels,omitempty"`
+	Duration    float64   `json:"duration_s"`
+	Channels    int       `json:"channels"`
+	Windows     int64     `json:"windows"`
+	Usable      int64     `json:"usable"`
+	LearnedPos  int64     `json:"learned_seizure"`
+	LearnedNeg  int64     `json:"learned_non_seizure"`
+	Seizures    int       `json:"seizures"`
+	Detected    int       `json:"detected"`
+	FalseAlarms int       `json:"false_alarms"`
+	FAPerDay    float64   `json:"false_alarms_per_24h"`
+	Sensitivity *float64  `json:"sensitivity"`
+	Precision   *float64  `json:"precision"`
+	F1          *float64  `json:"f1"`
+	Delays      []float64 `json:"delays_s"`
+	MedianDelay float64   `json:"median_delay_s"`
+	SampleSens  *float64  `json:"sample_sensitivity"`
+	SamplePrec  *float64  `json:"sample_precision"`
+	SampleFPDay float64   `json:"sample_false_positive_s_per_24h"`
+	Seconds     float64   `json:"elapsed_s"`
+	RTF         float64   `json:"x_realtime"`
+}
+
+// finite returns nil for NaN (JSON null), else a pointer to v.
+func finite(v float64) *float64 {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+// labeledSource is a recording with the seizure intervals to score and
+// learn against: its own annotations, or those of a -labels file.
+type labeledSource interface {
+	acquire.Source
+	acquire.Labeled
+}
+
+// withLabels presents a source with other intervals.
+type withLabels struct {
+	acquire.Source
+	iv []acquire.Interval
+}
+
+func (w withLabels) Intervals() []acquire.Interval { return w.iv }
+
+// labelsFor returns r with the seizures that a CHB-MIT summary lists for
+// the file at path, or r itself when summary is empty.
+func labelsFor(r *edf.Replay, path, summary string) (labeledSource, error) {
+	if summary == "" {
+		return r, nil
+	}
+	s, err := chbmit.ReadFile(summary)
+	if err != nil {
+		return nil, fmt.Errorf("-labels: %w", err)
+	}
+	f, ok := s.Lookup(path)
+	if !ok {
+		return nil, fmt.Errorf("-labels: %s does not list %s", summary, filepath.Base(path))
+	}
+	return withLabels{Source: r, iv: f.Intervals()}, nil
+}
+
+// runFile runs one recording through the pipeline and reports it.
+func runFile(ctx context.Context, path string, r labeledSource, model classifier.Model, mf *modelFlags, mode string, sinks []alert.Sink, log *slog.Logger) (fileReport, error) {
+	ev := &alert.EventLog{}
+	pc := pipeline.Config{Learning: pipeline.Learning{Mode: mode}, Detector: alert.DetectorConfig{Threshold: mf.threshold, K: mf.k, N: mf.n}}
+	p, err := pipeline.New(r, mf.features(), model, pc, append([]alert.Sink{ev}, sinks...), pipeline.Hooks{}, log)
+	if err != nil {
+		return fileReport{}, fmt.Errorf("%s: %w", path, err)
+	}
+	start := time.Now()
+	if err := p.Run(ctx); err != nil {
+		return fileReport{}, fmt.Errorf("%s: %w", path, err)
+	}
+	el := time.Since(start)
+	st := p.Stats()
+	info := r.Info()
+	dur := time.Duration(float64(st.Frames) / info.Rate * float64(time.Second))
+	ref, hyp := eval.FromIntervals(r.Intervals()), eval.FromAlerts(ev.Events(), dur)
+	sum := eval.Events(ref, hyp, dur, eval.DefaultParams())
+	smp := eval.Samples(ref, hyp, dur)
+	rep := fileReport{Type: "file", File: path, Duration: dur.Seconds(), Channels: len(info.Channels), Windows: st.Windows, Usable: st.Usable,
+		LearnedPos: st.LearnedPos, LearnedNeg: st.LearnedNeg, Seizures: len(sum.Seizures), Detected: sum.Detected,
+		FalseAlarms: sum.FalseAlarms, FAPerDay: sum.FalseAlarmsPerDay, Sensitivity: finite(sum.Sensitivity),
+		Precision: finite(sum.Precision), F1: finite(sum.F1), SampleSens: finite(smp.Sensitivity), SamplePrec: finite(smp.Precision),
+		SampleFPDay: smp.FalsePosPerDay, MedianDelay: sum.MedianDelay.Seconds(), Seconds: el.Seconds(), RTF: dur.Seconds() / el.Seconds(), Delays: []float64{}}
+	if !info.Start.IsZero() {
+		rep.Start = info.Start.UTC().Format(time.RFC3339Nano)
+	}
+	for _, d := range sum.Delays {
+		rep.Delays = append(rep.Delays, d.Seconds())
+	}
+	return rep, nil
+}
