@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 )
 
 // command is one subcommand of ictal.
@@ -21,31 +20,30 @@ type command struct {
 	run func(args []string, stdout, stderr io.Writer) error
 }
 
-// commands lists the subcommands, as the go command lists its own: one
-// entry here, one file (NAME.go) implementing it.
-var commands = map[string]command{
-	"synth":    {"write a simulated patient's EEG as an EDF+ file with seizure annotations", runSynth},
-	"edf":      {"inspect EDF/EDF+/BDF files: edf info FILE, edf cat FILE", runEDF},
-	"capture":  {"capture frames from hardware as CSV", runCapture},
-	"train":    {"bootstrap a patient-specific model from annotated EDF recordings", runTrain},
-	"replay":   {"run the pipeline over a recording as fast as possible and report its events", runReplay},
-	"score":    {"score detections against reference seizures (SzCORE event and sample scoring)", runScore},
-	"bonn":     {"Bonn epilepsy EEG benchmark and continuous recordings spliced from its segments", runBonn},
-	"paper":    {"reproduce Wang & Pineau's experiments: cv, drift, curve, plots", runPaper},
-	"watch":    {"print seizure alerts and monitor status from the MQTT broker, one line per message", runWatch},
-	"feedback": {"send a clinician's verdict on an alert, or a labelled interval, to a bed's monitor over MQTT", runFeedback},
+// commands lists the subcommands in the order usage prints them, as the
+// go command lists its own: one entry here, one file (NAME.go)
+// implementing it. cmd/ictald dispatches the same way.
+var commands = []struct {
+	name string
+	command
+}{
+	{"synth", command{"write a simulated patient's EEG as an EDF+ file with seizure annotations", runSynth}},
+	{"edf", command{"inspect EDF/EDF+/BDF files: edf info FILE, edf cat FILE", runEDF}},
+	{"capture", command{"capture frames from hardware as CSV", runCapture}},
+	{"train", command{"bootstrap a patient-specific model from annotated EDF recordings", runTrain}},
+	{"replay", command{"run the pipeline over a recording as fast as possible and report its events", runReplay}},
+	{"score", command{"score detections against reference seizures (SzCORE event and sample scoring)", runScore}},
+	{"bonn", command{"Bonn epilepsy EEG benchmark and continuous recordings spliced from its segments", runBonn}},
+	{"paper", command{"reproduce Wang & Pineau's experiments: cv, drift, curve, plots", runPaper}},
+	{"watch", command{"print seizure alerts and monitor status from the MQTT broker, one line per message", runWatch}},
+	{"feedback", command{"send a clinician's verdict on an alert, or a labelled interval, to a bed's monitor over MQTT", runFeedback}},
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: ictal COMMAND [flags]  (ictal COMMAND -h for help)")
 	fmt.Fprintln(w, "commands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 }
 
@@ -62,18 +60,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	c, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "ictal: unknown command %q\n", args[0])
-		usage(stderr)
-		return 2
-	}
-	if err := c.run(args[1:], stdout, stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
 		}
-		fmt.Fprintf(stderr, "ictal %s: %v\n", args[0], err)
-		return 1
+		if err := c.run(args[1:], stdout, stderr); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			fmt.Fprintf(stderr, "ictal %s: %v\n", args[0], err)
+			return 1
+		}
+		return 0
 	}
-	return 0
+	fmt.Fprintf(stderr, "ictal: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
 }
