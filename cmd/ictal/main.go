@@ -29,6 +29,7 @@ var commands = []struct {
 }{
 	{"synth", command{"write a simulated patient's EEG as an EDF+ file with seizure annotations", runSynth}},
 	{"edf", command{"inspect EDF/EDF+/BDF files: edf info FILE, edf cat FILE", runEDF}},
+	{"convert", command{"write any recording ictal reads (EDF, BDF, OpenBCI GUI, BrainFlow) as EDF+ or BDF+", runConvert}},
 	{"capture", command{"capture frames from hardware as CSV", runCapture}},
 	{"train", command{"bootstrap a patient-specific model from annotated EDF recordings", runTrain}},
 	{"replay", command{"run the pipeline over a recording as fast as possible and report its events", runReplay}},
