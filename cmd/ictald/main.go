@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ictal/ictal/internal/cli"
+
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/internal/daemon"
 	"github.com/ictal/ictal/systemd"
@@ -35,68 +37,26 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// command is one subcommand of ictald.
-type command struct {
-	summary string
-	// run executes the command with its arguments (after the command
-	// name), writing results to stdout and diagnostics to stderr.
-	run func(args []string, stdout, stderr io.Writer) error
-}
-
 // commands lists the subcommands in the order usage prints them; cmd/ictal
-// dispatches the same way.
-var commands = []struct {
-	name string
-	command
-}{
-	{"run", command{"-config FILE: run the daemon (SIGTERM/SIGINT stop it with a final checkpoint; SIGHUP reloads the decision rule and log level)",
-		func(args []string, _, stderr io.Writer) error { return cmdRun(args, stderr) }}},
-	{"demo", command{"a simulated patient through the whole pipeline, alerts printed as they are raised", cmdDemo}},
-	{"check", command{"-config FILE: validate a configuration file", cmdCheck}},
-	{"config", command{"print the commented sample configuration", func(_ []string, stdout, _ io.Writer) error {
+// dispatches the same way (internal/cli).
+var commands = []cli.Command{
+	{Name: "run", Summary: "-config FILE: run the daemon (SIGTERM/SIGINT stop it with a final checkpoint; SIGHUP reloads the decision rule and log level)",
+		Run: func(args []string, _, stderr io.Writer) error { return cmdRun(args, stderr) }},
+	{Name: "demo", Summary: "a simulated patient through the whole pipeline, alerts printed as they are raised", Run: cmdDemo},
+	{Name: "check", Summary: "-config FILE: validate a configuration file", Run: cmdCheck},
+	{Name: "config", Summary: "print the commented sample configuration", Run: func(_ []string, stdout, _ io.Writer) error {
 		_, err := fmt.Fprint(stdout, systemd.SampleConfig)
 		return err
-	}}},
-	{"version", command{"print the version", func(_ []string, stdout, _ io.Writer) error {
+	}},
+	{Name: "version", Summary: "print the version", Run: func(_ []string, stdout, _ io.Writer) error {
 		_, err := fmt.Fprintf(stdout, "ictald %s %s/%s %s\n", version, runtime.GOOS, runtime.GOARCH, runtime.Version())
 		return err
-	}}},
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: ictald COMMAND [flags]  (ictald COMMAND -h for help)")
-	fmt.Fprintln(w, "commands:")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-	}
+	}},
 }
 
 // run dispatches args to a subcommand and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
-		if len(args) == 0 {
-			usage(stderr)
-			return 2
-		}
-		usage(stdout)
-		return 0
-	}
-	for _, c := range commands {
-		if c.name != args[0] {
-			continue
-		}
-		if err := c.run(args[1:], stdout, stderr); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			fmt.Fprintf(stderr, "ictald %s: %v\n", args[0], err)
-			return 1
-		}
-		return 0
-	}
-	fmt.Fprintf(stderr, "ictald: unknown command %q\n", args[0])
-	usage(stderr)
-	return 2
+	return cli.Run("ictald", commands, args, stdout, stderr)
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) error {

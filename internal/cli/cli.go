@@ -1,0 +1,60 @@
+// Package cli dispatches the subcommands of ictal's two binaries the same
+// way: an ordered list of commands, each a name, a one-line summary and a
+// function that parses its own flags; usage is built from the list.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// Command is one subcommand.
+type Command struct {
+	Name    string
+	Summary string
+	// Run executes the command with its arguments (after its name),
+	// writing results to stdout and diagnostics to stderr.
+	Run func(args []string, stdout, stderr io.Writer) error
+}
+
+// Usage prints the program's commands in order.
+func Usage(w io.Writer, prog string, cmds []Command) {
+	fmt.Fprintf(w, "usage: %s COMMAND [flags]  (%s COMMAND -h for help)\n", prog, prog)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-10s %s\n", c.Name, c.Summary)
+	}
+}
+
+// Run dispatches args to one of cmds and returns the exit code: 0 on
+// success or help, 1 when the command failed (its error printed as
+// "prog name: error"), 2 for no or an unknown command.
+func Run(prog string, cmds []Command, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		Usage(stderr, prog, cmds)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		Usage(stdout, prog, cmds)
+		return 0
+	}
+	for _, c := range cmds {
+		if c.Name != args[0] {
+			continue
+		}
+		if err := c.Run(args[1:], stdout, stderr); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			fmt.Fprintf(stderr, "%s %s: %v\n", prog, args[0], err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(stderr, "%s: unknown command %q\n", prog, args[0])
+	Usage(stderr, prog, cmds)
+	return 2
+}
