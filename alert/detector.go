@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -61,18 +62,34 @@ func (c DetectorConfig) withDefaults() (DetectorConfig, error) {
 	}
 	switch {
 	case !(c.Threshold > 0 && c.Threshold < 1):
-		return c, fmt.Errorf("%w: threshold %g: want a score in (0, 1)", ErrDetectorConfig, c.Threshold)
+		return c, &DetectorConfigError{"Threshold", c.Threshold, "want a score in (0, 1)"}
 	case c.N < 1 || c.N > maxN:
-		return c, fmt.Errorf("%w: n %d: want 1..%d", ErrDetectorConfig, c.N, maxN)
+		return c, &DetectorConfigError{"N", c.N, fmt.Sprintf("want 1..%d", maxN)}
 	case c.K < 1 || c.K > c.N:
-		return c, fmt.Errorf("%w: k %d: want 1..n (%d)", ErrDetectorConfig, c.K, c.N)
+		return c, &DetectorConfigError{"K", c.K, fmt.Sprintf("want 1..n (%d)", c.N)}
 	case c.Quiet < 0:
-		return c, fmt.Errorf("%w: quiet %v: want a duration >= 0", ErrDetectorConfig, c.Quiet)
+		return c, &DetectorConfigError{"Quiet", c.Quiet, "want a duration >= 0"}
 	case c.Refractory < 0:
-		return c, fmt.Errorf("%w: refractory %v: want a duration >= 0", ErrDetectorConfig, c.Refractory)
+		return c, &DetectorConfigError{"Refractory", c.Refractory, "want a duration >= 0"}
 	}
 	return c, nil
 }
+
+// DetectorConfigError says which field of a DetectorConfig is wrong, with
+// what value and why; callers that present the rule under other names
+// (ictald's TOML keys) map Field, never the message.
+type DetectorConfigError struct {
+	Field  string // the DetectorConfig field ("Threshold")
+	Value  any
+	Reason string
+}
+
+func (e *DetectorConfigError) Error() string {
+	return fmt.Sprintf("%v: %s %v: %s", ErrDetectorConfig, strings.ToLower(e.Field), e.Value, e.Reason)
+}
+
+// Unwrap returns ErrDetectorConfig.
+func (e *DetectorConfigError) Unwrap() error { return ErrDetectorConfig }
 
 // Detector applies the decision rule to a stream of window scores. It
 // works in offsets from the start of the recording; the pipeline turns

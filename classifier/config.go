@@ -1,7 +1,6 @@
 package classifier
 
 import (
-	"fmt"
 	"math"
 	"strings"
 )
@@ -117,22 +116,22 @@ func parseAlgorithm(name string) (a algo, ns bool, ok bool) {
 func (c Config) withDefaults() (Config, algo, bool, error) {
 	a, ns, ok := parseAlgorithm(c.Algorithm)
 	if !ok {
-		return c, 0, false, fmt.Errorf("classifier: Config.Algorithm %q: unknown (want one of %s, optionally prefixed ns)", c.Algorithm, strings.Join(Algorithms, " "))
+		return c, 0, false, configErr("Algorithm", c.Algorithm, "unknown (want one of %s, optionally prefixed ns)", strings.Join(Algorithms, " "))
 	}
 	if c.Learner == "" {
 		c.Learner = LearnerNB
 	}
 	if learnerEncodedLen(c.Learner, 1) < 0 {
-		return c, 0, false, fmt.Errorf("classifier: Config.Learner %q: unknown (want nb, lda or qda)", c.Learner)
+		return c, 0, false, configErr("Learner", c.Learner, "unknown (want nb, lda or qda)")
 	}
 	if c.Features < 1 || c.Features > MaxFeatures {
-		return c, 0, false, fmt.Errorf("classifier: Config.Features %d: want 1..%d", c.Features, MaxFeatures)
+		return c, 0, false, configErr("Features", c.Features, "want 1..%d", MaxFeatures)
 	}
 	if c.Members == 0 {
 		c.Members = DefaultMembers
 	}
 	if c.Members < 1 || c.Members > MaxMembers {
-		return c, 0, false, fmt.Errorf("classifier: Config.Members %d: want 1..%d", c.Members, MaxMembers)
+		return c, 0, false, configErr("Members", c.Members, "want 1..%d", MaxMembers)
 	}
 	if c.C == 0 {
 		if a == algRUS1 || a == algRUS2 || a == algSBO1 || a == algSBO2 {
@@ -142,7 +141,7 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 		}
 	}
 	if !(c.C > 0) || math.IsInf(c.C, 0) {
-		return c, 0, false, fmt.Errorf("classifier: Config.C %g: want a finite cost > 0", c.C)
+		return c, 0, false, configErr("C", c.C, "want a finite cost > 0")
 	}
 	if c.CP == 0 {
 		c.CP = DefaultCP
@@ -151,10 +150,10 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 		c.CN = DefaultCN
 	}
 	if !(c.CP > 0) || math.IsInf(c.CP, 0) {
-		return c, 0, false, fmt.Errorf("classifier: Config.CP %g: want a finite cost > 0", c.CP)
+		return c, 0, false, configErr("CP", c.CP, "want a finite cost > 0")
 	}
 	if !(c.CN > 0) || math.IsInf(c.CN, 0) {
-		return c, 0, false, fmt.Errorf("classifier: Config.CN %g: want a finite cost > 0", c.CN)
+		return c, 0, false, configErr("CN", c.CN, "want a finite cost > 0")
 	}
 	if c.Beta == 0 {
 		c.Beta = 1
@@ -163,19 +162,19 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 		}
 	}
 	if !(c.Beta > 0 && c.Beta <= 1) {
-		return c, 0, false, fmt.Errorf("classifier: Config.Beta %g: want a forgetting factor in (0, 1]", c.Beta)
+		return c, 0, false, configErr("Beta", c.Beta, "want a forgetting factor in (0, 1]")
 	}
 	if c.Neighbors == 0 {
 		c.Neighbors = DefaultNeighbors
 	}
 	if c.Neighbors < 1 || c.Neighbors > MaxNeighbors {
-		return c, 0, false, fmt.Errorf("classifier: Config.Neighbors %d: want 1..%d", c.Neighbors, MaxNeighbors)
+		return c, 0, false, configErr("Neighbors", c.Neighbors, "want 1..%d", MaxNeighbors)
 	}
 	if c.Memory == 0 {
 		c.Memory = DefaultMemory
 	}
 	if c.Memory < 2 || c.Memory > MaxMemory {
-		return c, 0, false, fmt.Errorf("classifier: Config.Memory %d: want 2..%d", c.Memory, MaxMemory)
+		return c, 0, false, configErr("Memory", c.Memory, "want 2..%d", MaxMemory)
 	}
 	// In int64: the product overflows a 32-bit int long before the limit.
 	size := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features))
@@ -183,7 +182,7 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 		size += int64(c.Memory) * int64(c.Features) * 8
 	}
 	if size > maxStateSize {
-		return c, 0, false, fmt.Errorf("classifier: Config: %s with %d members of %s at %d features needs %d bytes of state, over the %d limit",
+		return c, 0, false, configErr("", nil, "%s with %d members of %s at %d features needs %d bytes of state, over the %d limit",
 			c.Algorithm, c.Members, c.Learner, c.Features, size, maxStateSize)
 	}
 	return c, a, ns, nil

@@ -200,6 +200,7 @@ func ParseConfig(text, name string) (*Config, error) {
 		}
 		return nil, fmt.Errorf("%s: %w: unknown key %s", name, ErrConfig, strings.Join(keys, ", "))
 	}
+	c.withDefaults()
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -210,22 +211,72 @@ func fieldErr(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrConfig, field, fmt.Sprintf(format, args...))
 }
 
-// Validate checks every field, naming the first bad one. The parts are
-// checked by the constructors they configure (features, classifier,
-// detector, pipeline), so the rules live in one place each.
-func (c *Config) Validate() error {
+// withDefaults fills in the defaults the daemon itself owns (the topic's
+// site and bed); the parts' defaults are filled in by the packages they
+// configure.
+func (c *Config) withDefaults() {
 	if c.Site.Site == "" {
 		c.Site.Site = "site"
 	}
 	if c.Site.Bed == "" {
 		c.Site.Bed = "bed"
 	}
+}
+
+// Validate checks every field, naming the first bad one by its key in the
+// file; it changes nothing. The parts are checked by the packages they
+// configure (features, classifier, detector, pipeline), so each rule lives
+// in one place, and their typed errors are mapped to keys by tomlKeys.
+func (c *Config) Validate() error {
 	for _, f := range []struct{ name, v string }{{"site.site", c.Site.Site}, {"site.bed", c.Site.Bed}} {
 		if strings.ContainsAny(f.v, "/#+\x00") || strings.TrimSpace(f.v) != f.v {
 			return fieldErr(f.name, "%q: must not contain / # + or surrounding spaces (it is an MQTT topic level)", f.v)
 		}
 	}
-	s := &c.Source
+	if err := c.Source.validate(); err != nil {
+		return err
+	}
+	if _, err := c.FeaturesConfig(); err != nil {
+		return err
+	}
+	if _, err := alert.NewDetector(c.DetectorConfig()); err != nil {
+		return keyed(err)
+	}
+	if c.Learning.Mode == pipeline.LearnAnnotations && c.Source.Type != "edf" && c.Source.Type != "synth" {
+		return fieldErr("learning.mode", "annotations needs an edf or synth source")
+	}
+	if c.Checkpoint.Every < 0 {
+		return fieldErr("checkpoint.every", "%v: want >= 0", time.Duration(c.Checkpoint.Every))
+	}
+	if o := c.Output.JSONL; o != "" && o != "-" && strings.HasSuffix(o, "/") {
+		return fieldErr("output.jsonl", "%q is a directory", o)
+	}
+	if err := c.validateMQTT(); err != nil {
+		return err
+	}
+	switch c.Log.Level {
+	case "", "debug", "info", "warn", "error":
+	default:
+		return fieldErr("log.level", "%q: want debug, info, warn or error", c.Log.Level)
+	}
+	switch c.Log.Format {
+	case "", "text", "json":
+	default:
+		return fieldErr("log.format", "%q: want text or json", c.Log.Format)
+	}
+	// The classifier's own checks need the feature dimension, known only
+	// once the source is open; check the rest with a stand-in dimension.
+	if _, err := classifier.New(c.ClassifierConfig(1)); err != nil {
+		return keyed(err)
+	}
+	if err := c.PipelineConfig().Validate(); err != nil {
+		return keyed(err)
+	}
+	return nil
+}
+
+// validate checks the [source] section.
+func (s *SourceConfig) validate() error {
 	switch s.Type {
 	case "synth":
 		if s.Channels < 0 || s.Channels > 64 {
@@ -263,52 +314,68 @@ func (c *Config) Validate() error {
 	if s.RealTime && s.Speed != 0 && s.Speed != 1 {
 		return fieldErr("source.realtime", "true with speed = %g: realtime means speed = 1; set one of them", s.Speed)
 	}
-	if _, err := c.FeaturesConfig(); err != nil {
-		return err
-	}
-	if _, err := alert.NewDetector(c.DetectorConfig()); err != nil {
-		return fieldErr("decision", "%v", strings.TrimPrefix(err.Error(), alert.ErrDetectorConfig.Error()+": "))
-	}
-	switch c.Learning.Mode {
-	case "", pipeline.LearnOff, pipeline.LearnFeedback, pipeline.LearnAnnotations:
-	default:
-		return fieldErr("learning.mode", "%q: want off, feedback or annotations", c.Learning.Mode)
-	}
-	if c.Learning.Mode == pipeline.LearnAnnotations && s.Type != "edf" && s.Type != "synth" {
-		return fieldErr("learning.mode", "annotations needs an edf or synth source")
-	}
-	if c.Checkpoint.Every < 0 {
-		return fieldErr("checkpoint.every", "%v: want >= 0", time.Duration(c.Checkpoint.Every))
-	}
-	switch c.Output.JSONL {
-	case "", "-":
-	default:
-		if strings.HasSuffix(c.Output.JSONL, "/") {
-			return fieldErr("output.jsonl", "%q is a directory", c.Output.JSONL)
-		}
-	}
-	if err := c.validateMQTT(); err != nil {
-		return err
-	}
-	switch c.Log.Level {
-	case "", "debug", "info", "warn", "error":
-	default:
-		return fieldErr("log.level", "%q: want debug, info, warn or error", c.Log.Level)
-	}
-	switch c.Log.Format {
-	case "", "text", "json":
-	default:
-		return fieldErr("log.format", "%q: want text or json", c.Log.Format)
-	}
-	// The classifier's own checks need the feature dimension, known only
-	// once the source is open; check the rest with a stand-in dimension.
-	if _, err := classifier.New(c.ClassifierConfig(1)); err != nil {
-		return fieldErr("classifier", "%v", strings.TrimPrefix(err.Error(), "classifier: "))
-	}
-	if err := c.PipelineConfig().Validate(); err != nil {
-		return fmt.Errorf("%w: %s", ErrConfig, strings.TrimPrefix(err.Error(), pipeline.ErrConfig.Error()+": "))
-	}
 	return nil
+}
+
+// tomlKeys maps the fields that the packages name in their typed
+// configuration errors (classifier.ConfigError, alert.DetectorConfigError,
+// pipeline.ConfigError), prefixed by the package, to the keys of the
+// configuration file: the one place where a setting's two names meet.
+var tomlKeys = map[string]string{
+	"classifier.":                        "classifier",
+	"classifier.Algorithm":               "classifier.algorithm",
+	"classifier.Learner":                 "classifier.learner",
+	"classifier.Members":                 "classifier.members",
+	"classifier.C":                       "classifier.c",
+	"classifier.CP":                      "classifier.cp",
+	"classifier.CN":                      "classifier.cn",
+	"classifier.Beta":                    "classifier.beta",
+	"classifier.Neighbors":               "classifier.neighbors",
+	"classifier.Memory":                  "classifier.memory",
+	"alert.Threshold":                    "decision.threshold",
+	"alert.K":                            "decision.k",
+	"alert.N":                            "decision.n",
+	"alert.Quiet":                        "decision.quiet",
+	"alert.Refractory":                   "decision.refractory",
+	"pipeline.learning.mode":             "learning.mode",
+	"pipeline.learning.buffer":           "learning.buffer",
+	"pipeline.learning.negative_horizon": "learning.negative_horizon",
+	"pipeline.learning.min_overlap":      "learning.min_overlap",
+	"pipeline.quality.flat_microvolts":   "quality.flat_microvolts",
+	"pipeline.checkpoint.every":          "checkpoint.every",
+}
+
+// keyed turns a package's typed configuration error into one that names
+// the file's key and its value.
+func keyed(err error) error {
+	var (
+		ce *classifier.ConfigError
+		de *alert.DetectorConfigError
+		pe *pipeline.ConfigError
+	)
+	switch {
+	case errors.As(err, &ce):
+		return keyErr("classifier."+ce.Field, ce.Value, ce.Reason)
+	case errors.As(err, &de):
+		return keyErr("alert."+de.Field, de.Value, de.Reason)
+	case errors.As(err, &pe):
+		return keyErr("pipeline."+pe.Field, pe.Value, pe.Reason)
+	}
+	return fmt.Errorf("%w: %w", ErrConfig, err)
+}
+
+func keyErr(field string, value any, reason string) error {
+	key, ok := tomlKeys[field]
+	if !ok {
+		key = field // a field this table misses; TestTOMLKeys keeps it complete
+	}
+	if value == nil {
+		return fieldErr(key, "%s", reason)
+	}
+	if s, ok := value.(string); ok {
+		return fieldErr(key, "%q: %s", s, reason)
+	}
+	return fieldErr(key, "%v: %s", value, reason)
 }
 
 func validGain(g int) bool {
@@ -361,10 +428,7 @@ func (c *Config) DetectorConfig() alert.DetectorConfig {
 
 // PipelineConfig returns the pipeline's configuration.
 func (c *Config) PipelineConfig() pipeline.Config {
-	mode := c.Learning.Mode
-	if mode == "" {
-		mode = pipeline.LearnFeedback
-	}
+	mode := c.Learning.Mode // empty: pipeline.DefaultMode
 	return pipeline.Config{
 		Site: c.Site.Site, Bed: c.Site.Bed,
 		Detector: c.DetectorConfig(),

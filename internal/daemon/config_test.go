@@ -35,9 +35,9 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"bad feature", base + "[features]\nfeatures = [\"line_length\", \"wavelets\"]\n", "features.features[1]"},
 		{"k above n", base + "[decision]\nk = 5\nn = 4\n", "decision"},
 		{"threshold", base + "[decision]\nthreshold = 1.5\n", "threshold"},
-		{"algorithm", base + "[classifier]\nalgorithm = \"SVM\"\n", "Config.Algorithm"},
-		{"learner", base + "[classifier]\nlearner = \"knn\"\n", "Config.Learner"},
-		{"beta", base + "[classifier]\nbeta = 2.0\n", "Config.Beta"},
+		{"algorithm", base + "[classifier]\nalgorithm = \"SVM\"\n", "classifier.algorithm: \"SVM\""},
+		{"learner", base + "[classifier]\nlearner = \"knn\"\n", "classifier.learner: \"knn\""},
+		{"beta", base + "[classifier]\nbeta = 2.0\n", "classifier.beta: 2:"},
 		{"learning mode", base + "[learning]\nmode = \"sometimes\"\n", "learning.mode"},
 		{"annotations on hardware", "[source]\ntype = \"openbci\"\nport = \"/dev/x\"\n[learning]\nmode = \"annotations\"\n", "learning.mode"},
 		{"horizon beyond buffer", base + "[learning]\nbuffer = \"10m\"\nnegative_horizon = \"1h\"\n", "learning.negative_horizon"},
@@ -59,5 +59,39 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 				t.Errorf("error %q does not name %s", err, tt.field)
 			}
 		})
+	}
+}
+
+// Every key the error table maps to is a key of the sample configuration,
+// and every library field it maps from is one the libraries report, so a
+// user never sees a Go field name.
+func TestTOMLKeys(t *testing.T) {
+	sample := systemd.SampleConfig
+	for field, key := range tomlKeys {
+		section, name, ok := strings.Cut(key, ".")
+		if !ok { // the whole [classifier] section
+			section = key
+		}
+		if !strings.Contains(sample, "["+section+"]") {
+			t.Errorf("%s → %s: no [%s] section in the sample configuration", field, key, section)
+		}
+		if ok && !strings.Contains(sample, "\n"+name+" =") && !strings.Contains(sample, "# "+name+" =") {
+			t.Errorf("%s → %s: the sample configuration has no %s key", field, key, name)
+		}
+	}
+	tests := []struct {
+		text, want string
+	}{
+		{"[classifier]\nmembers = 5000\n", "classifier.members: 5000: want 1..1024"},
+		{"[classifier]\nneighbors = -3\n", "classifier.neighbors: -3"},
+		{"[decision]\nquiet = \"-1s\"\n", "decision.quiet: -1s"},
+		{"[learning]\nmin_overlap = 2.0\n", "learning.min_overlap: 2"},
+		{"[checkpoint]\nevery = \"1ms\"\n", "checkpoint.every: 1ms"},
+	}
+	for _, tt := range tests {
+		_, err := ParseConfig("[source]\ntype = \"synth\"\n"+tt.text, "ictald.toml")
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "Config.") {
+			t.Errorf("%q: %v, want %q", tt.text, err, tt.want)
+		}
 	}
 }

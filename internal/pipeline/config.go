@@ -70,6 +70,10 @@ type Config struct {
 
 // Defaults.
 const (
+	// DefaultMode is the learning mode of an empty Learning.Mode, here and
+	// in ictald's configuration: live monitoring learns from clinicians'
+	// feedback; replay and training say which mode they run.
+	DefaultMode            = LearnFeedback
 	DefaultBuffer          = time.Hour
 	DefaultMinOverlap      = 0.5
 	DefaultFlatMicrovolts  = 0.5
@@ -80,6 +84,25 @@ const (
 // ErrConfig is wrapped by every configuration error.
 var ErrConfig = errors.New("pipeline: invalid config")
 
+// ConfigError says which setting of a Config is wrong, with what value and
+// why. Field names the setting as the daemon's configuration file groups
+// it ("learning.mode"): the pipeline's Config mirrors those sections.
+type ConfigError struct {
+	Field  string
+	Value  any
+	Reason string
+}
+
+func (e *ConfigError) Error() string {
+	if s, ok := e.Value.(string); ok {
+		return fmt.Sprintf("%v: %s %q: %s", ErrConfig, e.Field, s, e.Reason)
+	}
+	return fmt.Sprintf("%v: %s %v: %s", ErrConfig, e.Field, e.Value, e.Reason)
+}
+
+// Unwrap returns ErrConfig.
+func (e *ConfigError) Unwrap() error { return ErrConfig }
+
 // Validate checks c, naming the first bad field as the daemon's
 // configuration file spells it.
 func (c Config) Validate() error {
@@ -89,7 +112,7 @@ func (c Config) Validate() error {
 
 func (c Config) withDefaults() (Config, error) {
 	if c.Learning.Mode == "" {
-		c.Learning.Mode = LearnOff
+		c.Learning.Mode = DefaultMode
 	}
 	if c.Learning.Buffer == 0 {
 		c.Learning.Buffer = DefaultBuffer
@@ -108,21 +131,21 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	switch {
 	case c.Learning.Mode != LearnOff && c.Learning.Mode != LearnAnnotations && c.Learning.Mode != LearnFeedback:
-		return c, fmt.Errorf("%w: learning.mode %q: want off, annotations or feedback", ErrConfig, c.Learning.Mode)
+		return c, &ConfigError{"learning.mode", c.Learning.Mode, "want off, annotations or feedback"}
 	case c.Learning.Buffer < 0 || c.Learning.Buffer > 7*24*time.Hour:
-		return c, fmt.Errorf("%w: learning.buffer %v: want 0 to 7 days", ErrConfig, c.Learning.Buffer)
+		return c, &ConfigError{"learning.buffer", c.Learning.Buffer, "want 0 to 7 days"}
 	case c.Learning.NegativeHorizon < 0:
-		return c, fmt.Errorf("%w: learning.negative_horizon %v: want >= 0", ErrConfig, c.Learning.NegativeHorizon)
+		return c, &ConfigError{"learning.negative_horizon", c.Learning.NegativeHorizon, "want >= 0"}
 	case c.Learning.NegativeHorizon > c.Learning.Buffer:
-		return c, fmt.Errorf("%w: learning.negative_horizon %v exceeds learning.buffer %v: windows would leave the buffer before they are old enough", ErrConfig, c.Learning.NegativeHorizon, c.Learning.Buffer)
+		return c, &ConfigError{"learning.negative_horizon", c.Learning.NegativeHorizon, fmt.Sprintf("exceeds learning.buffer %v: windows would leave the buffer before they are old enough", c.Learning.Buffer)}
 	case !(c.Learning.MinOverlap > 0 && c.Learning.MinOverlap <= 1):
-		return c, fmt.Errorf("%w: learning.min_overlap %g: want (0, 1]", ErrConfig, c.Learning.MinOverlap)
+		return c, &ConfigError{"learning.min_overlap", c.Learning.MinOverlap, "want (0, 1]"}
 	case !(c.Quality.FlatMicrovolts > 0):
-		return c, fmt.Errorf("%w: quality.flat_microvolts %g: want > 0", ErrConfig, c.Quality.FlatMicrovolts)
+		return c, &ConfigError{"quality.flat_microvolts", c.Quality.FlatMicrovolts, "want > 0"}
 	case c.CheckpointEvery < time.Second:
-		return c, fmt.Errorf("%w: checkpoint.every %v: want at least 1s", ErrConfig, c.CheckpointEvery)
+		return c, &ConfigError{"checkpoint.every", c.CheckpointEvery, "want at least 1s"}
 	case c.TopChannels < 0:
-		return c, fmt.Errorf("%w: top channels %d: want >= 0", ErrConfig, c.TopChannels)
+		return c, &ConfigError{"top_channels", c.TopChannels, "want >= 0"}
 	}
 	return c, nil
 }
