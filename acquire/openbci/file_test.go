@@ -85,7 +85,7 @@ const guiHeader = "%OpenBCI Raw EXG Data\n%Number of channels = 8\n%Sample Rate 
 
 func guiRow(idx int, v float64, marker int) string {
 	return fmt.Sprintf("%d, %.2f, 2.00, 3.00, 4.00, 5.00, 6.00, 7.00, 8.00, 0.040, 0.420, 0.238,0,0,0,0,0,0,0,0,0,0, %d,%d, 12:00:53.329\r\n",
-		idx, v, 1557936053329+4*idx, marker)
+		idx, v, int64(1557936053329)+4*int64(idx), marker)
 }
 
 func TestFileGUIGapsMarkersTruncation(t *testing.T) {
