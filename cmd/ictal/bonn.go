@@ -104,31 +104,45 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 		}
 		tasks = []string{*task}
 	}
+	curves, err := runTasks(tasks, *data, *trainDir, *testDir, cfg, &mf, enc)
+	if err != nil {
+		return err
+	}
+	if *plotDir != "" {
+		return bonn.PlotROC(filepath.Join(*plotDir, "bonn_roc.png"), curves)
+	}
+	return nil
+}
+
+// runTasks evaluates each task (cross-validation on data, or training on
+// trainDir and testing on testDir), prints its record and returns its ROC
+// curve.
+func runTasks(tasks []string, data, trainDir, testDir string, cfg bonn.Config, mf *modelFlags, enc *json.Encoder) ([]bonn.Curve, error) {
 	var curves []bonn.Curve
 	for _, t := range tasks {
 		sets := append([]string{"S"}, bonn.Tasks[t]...)
 		var res bonn.Result
 		mode := "cv"
-		if *trainDir != "" {
+		if trainDir != "" {
 			mode = "train-test"
-			tr, err := bonn.Load(*trainDir, sets...)
+			tr, err := bonn.Load(trainDir, sets...)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			te, err := bonn.Load(*testDir, sets...)
+			te, err := bonn.Load(testDir, sets...)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if res, err = bonn.TrainTest(tr, te, cfg); err != nil {
-				return err
+				return nil, err
 			}
 		} else {
-			segs, err := bonn.Load(*data, sets...)
+			segs, err := bonn.Load(data, sets...)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if res, err = bonn.CrossValidate(segs, cfg); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		th := cfg.Threshold
@@ -140,14 +154,11 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 			WindowAUC: res.WindowAUC, Threshold: th, Sensitivity: res.Sensitivity, Specificity: res.Specificity, Accuracy: res.Accuracy,
 			LearnNs: float64(res.LearnTime.Nanoseconds())}
 		if err := enc.Encode(rep); err != nil {
-			return err
+			return nil, err
 		}
 		curves = append(curves, bonn.Curve{Name: fmt.Sprintf("%s (AUC %.3f)", t, paper.AUCScores(res.Scores, res.Labels)), Scores: res.Scores, Labels: res.Labels})
 	}
-	if *plotDir != "" {
-		return bonn.PlotROC(filepath.Join(*plotDir, "bonn_roc.png"), curves)
-	}
-	return nil
+	return curves, nil
 }
 
 // trace returns the usable window scores of a replay and its events'

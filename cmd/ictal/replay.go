@@ -60,39 +60,17 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	var model classifier.Model
-	if *modelPath != "" {
-		b, err := os.ReadFile(*modelPath)
-		if err != nil {
-			return err
-		}
-		if model, err = classifier.Load(b); err != nil {
-			return fmt.Errorf("%s: %w", *modelPath, err)
-		}
-		if model.Config().Features != d {
-			return fmt.Errorf("%s takes %d features; %s with these feature settings makes %d (was it trained on the same montage?)", *modelPath, model.Config().Features, path, d)
-		}
-	} else if model, err = classifier.New(mf.classifierConfig(d)); err != nil {
+	model, err := replayModel(*modelPath, path, d, &mf)
+	if err != nil {
 		return err
 	}
 	src, err := labelsFor(r, path, *labels)
 	if err != nil {
 		return err
 	}
-	annotated := false
-	for _, iv := range src.Intervals() {
-		annotated = annotated || iv.Seizure
-	}
-	mode := *learn
-	switch mode {
-	case "":
-		mode = pipeline.LearnOff
-		if annotated {
-			mode = pipeline.LearnAnnotations
-		}
-	case pipeline.LearnOff, pipeline.LearnAnnotations:
-	default:
-		return fmt.Errorf("-learn %q: want annotations or off", mode)
+	mode, err := replayMode(*learn, src)
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -115,4 +93,41 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		return checkpoint.Save(*save, b) // atomic, as train writes its model
 	}
 	return nil
+}
+
+// replayModel loads the model at modelPath, checking that it takes the d
+// features the recording at path makes, or makes a new one from mf.
+func replayModel(modelPath, path string, d int, mf *modelFlags) (classifier.Model, error) {
+	if modelPath == "" {
+		return classifier.New(mf.classifierConfig(d))
+	}
+	b, err := os.ReadFile(modelPath)
+	if err != nil {
+		return nil, err
+	}
+	model, err := classifier.Load(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", modelPath, err)
+	}
+	if model.Config().Features != d {
+		return nil, fmt.Errorf("%s takes %d features; %s with these feature settings makes %d (was it trained on the same montage?)", modelPath, model.Config().Features, path, d)
+	}
+	return model, nil
+}
+
+// replayMode is the learning mode of -learn: annotations when the file
+// has seizure annotations and -learn is not given, else off.
+func replayMode(learn string, src labeledSource) (string, error) {
+	switch learn {
+	case "":
+		for _, iv := range src.Intervals() {
+			if iv.Seizure {
+				return pipeline.LearnAnnotations, nil
+			}
+		}
+		return pipeline.LearnOff, nil
+	case pipeline.LearnOff, pipeline.LearnAnnotations:
+		return learn, nil
+	}
+	return "", fmt.Errorf("-learn %q: want annotations or off", learn)
 }
