@@ -2,9 +2,12 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
 )
@@ -23,20 +26,20 @@ type modelFlags struct {
 }
 
 func (m *modelFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&m.alg, "algorithm", classifier.UOB, "ensemble: UOB SB AC2 CSB2 RUS1 RUS2 RUS3 SBO1 SBO2 SBO3 OzaBag OzaBoost (ns prefix: forgetting)")
-	fs.StringVar(&m.learner, "learner", classifier.LearnerNB, "base learner: nb, lda or qda")
-	fs.IntVar(&m.members, "members", 0, "ensemble size (0: 10)")
+	fs.StringVar(&m.alg, "algorithm", classifier.UOB, "ensemble: "+strings.Join(classifier.Algorithms, " ")+" (ns prefix: forgetting)")
+	fs.StringVar(&m.learner, "learner", classifier.LearnerNB, "base learner: "+strings.Join(classifier.Learners, ", "))
+	fs.IntVar(&m.members, "members", 0, fmt.Sprintf("ensemble size (0: %d)", classifier.DefaultMembers))
 	fs.Float64Var(&m.c, "c", 0, "resampling cost C (0: the algorithm's default)")
-	fs.Float64Var(&m.cp, "cp", 0, "AC2/CSB2 cost of a missed seizure (0: 1)")
-	fs.Float64Var(&m.cn, "cn", 0, "AC2/CSB2 cost of a false alarm (0: 0.1)")
-	fs.Float64Var(&m.beta, "beta", 0, "forgetting factor in (0, 1] (0: none, 0.9 for ns variants)")
+	fs.Float64Var(&m.cp, "cp", 0, fmt.Sprintf("AC2/CSB2 cost of a missed seizure (0: %g)", classifier.DefaultCP))
+	fs.Float64Var(&m.cn, "cn", 0, fmt.Sprintf("AC2/CSB2 cost of a false alarm (0: %g)", classifier.DefaultCN))
+	fs.Float64Var(&m.beta, "beta", 0, fmt.Sprintf("forgetting factor in (0, 1] (0: none, %g for ns variants)", classifier.DefaultNSBeta))
 	fs.Uint64Var(&m.seed, "seed", 1, "random seed of the ensemble")
 	fs.DurationVar(&m.window, "window", features.DefaultWindow, "feature window")
 	fs.DurationVar(&m.step, "step", features.DefaultStep, "feature step")
 	fs.StringVar(&m.seizureRe, "seizure", "", "regexp marking seizure annotations (default: text containing \"seizure\", any case)")
-	fs.Float64Var(&m.threshold, "threshold", 0, "decision threshold on the score (0: 0.5)")
-	fs.IntVar(&m.k, "k", 0, "alert when k of the last n windows are positive (0: 3)")
-	fs.IntVar(&m.n, "n", 0, "see -k (0: 4)")
+	fs.Float64Var(&m.threshold, "threshold", 0, fmt.Sprintf("decision threshold on the score (0: %g)", alert.DefaultThreshold))
+	fs.IntVar(&m.k, "k", 0, fmt.Sprintf("alert when k of the last n windows are positive (0: %d)", alert.DefaultK))
+	fs.IntVar(&m.n, "n", 0, fmt.Sprintf("see -k (0: %d)", alert.DefaultN))
 }
 
 func (m *modelFlags) classifierConfig(d int) classifier.Config {
