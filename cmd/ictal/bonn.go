@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -45,9 +46,17 @@ type bonnReport struct {
 	LearnNs     float64   `json:"learn_ns_per_window"`
 }
 
-// runBonn implements `ictal bonn`.
+// bonnModes are the subcommands of `ictal bonn`; without one, the flags
+// choose the mode as before (-concat, -concat-eval, -train/-test, else cv).
+var bonnModes = []string{"cv", "train-test", "concat", "concat-eval"}
+
+// runBonn implements `ictal bonn [cv|train-test|concat|concat-eval] [flags]`.
 func runBonn(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bonn", flag.ContinueOnError)
+	mode := ""
+	if len(args) > 0 && slices.Contains(bonnModes, args[0]) {
+		mode, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("bonn "+mode, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	data := fs.String("data", "", "folder with the sets Z O N F S as subfolders")
 	task := fs.String("task", "", "S-Z, S-F or S-all (default: all three)")
@@ -64,7 +73,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	var mf modelFlags
 	mf.add(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal bonn -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn -train DIR -test DIR [-task …]\n       ictal bonn -data DIR -concat -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn -data DIR -concat-eval [-o DIR] [-minutes 60]\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.")
+		fmt.Fprintln(stderr, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -73,6 +82,20 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		fs.Usage()
 		return errors.New("unexpected arguments")
+	}
+	switch mode {
+	case "concat":
+		*concat = true
+	case "concat-eval":
+		*concatEval = true
+	case "train-test":
+		if *trainDir == "" || *testDir == "" {
+			return errors.New("train-test needs -train and -test")
+		}
+	case "cv":
+		if *trainDir != "" || *testDir != "" || *concat || *concatEval {
+			return errors.New("cv takes -data only: -train, -test, -concat and -concat-eval choose other modes")
+		}
 	}
 	cfg := bonn.Config{Folds: *folds, Seed: mf.seed, Model: mf.classifierConfig(0), Features: mf.features(), Threshold: mf.threshold}
 	enc := json.NewEncoder(stdout)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ictal/ictal/internal/bonn"
@@ -114,5 +115,24 @@ func TestHalvesAreDisjointPerSet(t *testing.T) {
 	}
 	if _, err := halfOf(segs, "c"); err == nil {
 		t.Error("-half c accepted")
+	}
+}
+
+// The modes are subcommands; each checks the flags it needs.
+func TestBonnModes(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bonn", "concat", "-data", "x"}, "-concat needs -o"},
+		{[]string{"bonn", "train-test", "-train", "x"}, "train-test needs -train and -test"},
+		{[]string{"bonn", "cv", "-data", "x", "-concat"}, "cv takes -data only"},
+		{[]string{"bonn", "concat-eval"}, "-data is required"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		if code := run(tt.args, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%q: exit %d, %q; want %q", tt.args, code, stderr.String(), tt.want)
+		}
 	}
 }
