@@ -30,6 +30,23 @@ const minWindowSamples = 4
 // ErrConfig is wrapped by every error New returns for an invalid Config.
 var ErrConfig = errors.New("features: invalid config")
 
+// ConfigError says which field of a Config is wrong and why, in the
+// spirit of json.UnmarshalTypeError: callers that present the
+// configuration under other names map Field, never the message.
+type ConfigError struct {
+	Field  string // "Window", "Labels[3]"
+	Reason string // the value and what is wrong with it
+}
+
+func (e *ConfigError) Error() string { return ErrConfig.Error() + ": " + e.Field + " " + e.Reason }
+
+// Unwrap returns ErrConfig.
+func (e *ConfigError) Unwrap() error { return ErrConfig }
+
+func configErr(field, format string, args ...any) error {
+	return &ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
+}
+
 // Config describes the signal and the features to extract from it.
 type Config struct {
 	// Channels is the number of samples in every frame pushed (≥ 1).
@@ -64,7 +81,7 @@ type Config struct {
 // makes — Channels × len(Features) plus the summaries — without building
 // one. It fails as New would for an invalid c.
 func (c Config) Dim() (int, error) {
-	r, err := c.resolve()
+	r, err := c.withDefaults()
 	if err != nil {
 		return 0, err
 	}
@@ -82,30 +99,29 @@ type resolved struct {
 	step float64 // samples per step (not necessarily whole)
 }
 
-// resolve applies defaults and checks c, naming the offending field.
-func (c Config) resolve() (resolved, error) {
+// withDefaults applies defaults and checks c, naming the offending field.
+func (c Config) withDefaults() (resolved, error) {
 	r := resolved{Config: c}
 	if c.Channels < 1 {
-		return r, fmt.Errorf("%w: Channels %d: need at least 1", ErrConfig, c.Channels)
+		return r, configErr("Channels", "%d: need at least 1", c.Channels)
 	}
 	if c.Labels != nil {
 		if len(c.Labels) != c.Channels {
-			return r, fmt.Errorf("%w: Labels has %d entries for %d Channels", ErrConfig, len(c.Labels), c.Channels)
+			return r, configErr("Labels", "has %d entries for %d Channels", len(c.Labels), c.Channels)
 		}
 		seen := make(map[string]int, len(c.Labels))
 		for i, l := range c.Labels {
 			if l == "" {
-				return r, fmt.Errorf("%w: Labels[%d] is empty", ErrConfig, i)
+				return r, configErr(fmt.Sprintf("Labels[%d]", i), "is empty")
 			}
 			if j, dup := seen[l]; dup {
-				return r, fmt.Errorf("%w: Labels[%d] %q repeats Labels[%d]", ErrConfig, i, l, j)
+				return r, configErr(fmt.Sprintf("Labels[%d]", i), "%q repeats Labels[%d]", l, j)
 			}
 			seen[l] = i
 		}
 	}
 	if math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0) || c.Rate <= 2*bandEdges[4] {
-		return r, fmt.Errorf("%w: Rate %g Hz: must be a finite rate above %g Hz (the γ band starts at %g Hz)",
-			ErrConfig, c.Rate, 2*bandEdges[4], bandEdges[4])
+		return r, configErr("Rate", "%g Hz: must be a finite rate above %g Hz (the γ band starts at %g Hz)", c.Rate, 2*bandEdges[4], bandEdges[4])
 	}
 	if r.Window == 0 {
 		r.Window = DefaultWindow
@@ -114,43 +130,42 @@ func (c Config) resolve() (resolved, error) {
 		r.Step = DefaultStep
 	}
 	if r.Window < 0 {
-		return r, fmt.Errorf("%w: Window %v is negative", ErrConfig, r.Window)
+		return r, configErr("Window", "%v is negative", r.Window)
 	}
 	if r.Step < 0 {
-		return r, fmt.Errorf("%w: Step %v is negative", ErrConfig, r.Step)
+		return r, configErr("Step", "%v is negative", r.Step)
 	}
 	n := math.Round(r.Window.Seconds() * c.Rate)
 	if n > MaxWindowSamples {
-		return r, fmt.Errorf("%w: Window %v at %g Hz is %.0f samples, more than %d", ErrConfig, r.Window, c.Rate, n, MaxWindowSamples)
+		return r, configErr("Window", "%v at %g Hz is %.0f samples, more than %d", r.Window, c.Rate, n, MaxWindowSamples)
 	}
 	r.n = int(n)
 	if r.n < minWindowSamples {
-		return r, fmt.Errorf("%w: Window %v at %g Hz is %d samples, need at least %d", ErrConfig, r.Window, c.Rate, r.n, minWindowSamples)
+		return r, configErr("Window", "%v at %g Hz is %d samples, need at least %d", r.Window, c.Rate, r.n, minWindowSamples)
 	}
 	if int64(c.Channels)*int64(r.n) > MaxBufferSamples {
-		return r, fmt.Errorf("%w: Channels %d × Window %v at %g Hz is %d samples, more than %d",
-			ErrConfig, c.Channels, r.Window, c.Rate, int64(c.Channels)*int64(r.n), MaxBufferSamples)
+		return r, configErr("Channels", "%d × Window %v at %g Hz is %d samples, more than %d", c.Channels, r.Window, c.Rate, int64(c.Channels)*int64(r.n), MaxBufferSamples)
 	}
 	r.step = r.Step.Seconds() * c.Rate
 	if r.step < 1 {
-		return r, fmt.Errorf("%w: Step %v at %g Hz is %.3g samples, less than one", ErrConfig, r.Step, c.Rate, r.step)
+		return r, configErr("Step", "%v at %g Hz is %.3g samples, less than one", r.Step, c.Rate, r.step)
 	}
 	if r.step > MaxWindowSamples {
-		return r, fmt.Errorf("%w: Step %v at %g Hz is %.0f samples, more than %d", ErrConfig, r.Step, c.Rate, r.step, MaxWindowSamples)
+		return r, configErr("Step", "%v at %g Hz is %.0f samples, more than %d", r.Step, c.Rate, r.step, MaxWindowSamples)
 	}
 	if r.Features == nil {
 		r.Features = AllFeatures()
 	}
 	if len(r.Features) == 0 && !r.Summaries {
-		return r, fmt.Errorf("%w: Features is empty and Summaries is off: no features", ErrConfig)
+		return r, configErr("Features", "is empty and Summaries is off: no features")
 	}
 	var seen [numFeatures]bool
 	for i, f := range r.Features {
 		if f >= numFeatures {
-			return r, fmt.Errorf("%w: Features[%d] is %v, not a feature", ErrConfig, i, f)
+			return r, configErr(fmt.Sprintf("Features[%d]", i), "is %v, not a feature", f)
 		}
 		if seen[f] {
-			return r, fmt.Errorf("%w: Features[%d] %v is listed twice", ErrConfig, i, f)
+			return r, configErr(fmt.Sprintf("Features[%d]", i), "%v is listed twice", f)
 		}
 		seen[f] = true
 	}

@@ -42,7 +42,7 @@ type Extractor struct {
 // New returns an Extractor for cfg, with its buffers and FFT plan built.
 // An invalid cfg gives an error wrapping ErrConfig that names the field.
 func New(cfg Config) (*Extractor, error) {
-	r, err := cfg.resolve()
+	r, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
