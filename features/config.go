@@ -75,6 +75,9 @@ type Config struct {
 	// ones: the maximum and the median over channels of the line length
 	// feature and of the relative δ+θ power.
 	Summaries bool
+	// Conditioning filters every channel before it is windowed; the zero
+	// value is on with the defaults (see Conditioning).
+	Conditioning Conditioning
 }
 
 // Dim returns the length of the feature vectors an Extractor built from c
@@ -168,6 +171,9 @@ func (c Config) withDefaults() (resolved, error) {
 			return r, configErr(fmt.Sprintf("Features[%d]", i), "%v is listed twice", f)
 		}
 		seen[f] = true
+	}
+	if _, err := newConditioner(c.Conditioning, c.Rate, 0); err != nil {
+		return r, err
 	}
 	// Copy so that the caller's slices cannot change the extractor later.
 	r.Features = append([]Feature(nil), r.Features...)

@@ -40,6 +40,6 @@ func Example() {
 	// Output:
 	// [O1/alpha_rel O1/delta_rel O1/spectral_edge Fz/alpha_rel Fz/delta_rel Fz/spectral_edge]
 	// after 2.0 s: [1.00 0.00 10.45 0.00 1.00 3.45]
-	// after 3.0 s: [1.00 0.00 10.45 0.48 0.44 10.46]
+	// after 3.0 s: [1.00 0.00 10.45 0.47 0.45 10.45]
 	// after 4.0 s: [1.00 0.00 10.45 1.00 0.00 10.45]
 }

@@ -10,7 +10,9 @@ import (
 
 // MaxSample is the largest magnitude, in µV, Push accepts as a sample
 // (1 kV: no electrode measures that). NaN, ±Inf and larger magnitudes are
-// stored as 0 and counted by Invalid, so that every feature stays finite.
+// replaced (by the channel's last valid sample when conditioning is on, by
+// 0 when it is off) and counted by Invalid, so that every feature stays
+// finite.
 const MaxSample = 1e9
 
 // Extractor turns a stream of frames into feature vectors over sliding
@@ -24,6 +26,9 @@ type Extractor struct {
 	names   []string
 	dim     int
 	needFFT bool
+	cond    *conditioner // nil: Conditioning.Off
+	in      []float64    // the frame being pushed, conditioned in place
+	ok      []bool       // per channel: the sample being pushed is valid
 
 	ring    []float64 // Channels rings of n samples, channel-major
 	invalid []bool    // per ring slot: the frame had a replaced sample
@@ -54,6 +59,11 @@ func New(cfg Config) (*Extractor, error) {
 		x:       make([]float64, r.n),
 		perChan: make([]float64, r.Channels*numFeatures),
 		scratch: make([]float64, r.Channels),
+		in:      make([]float64, r.Channels),
+		ok:      make([]bool, r.Channels),
+	}
+	if e.cond, err = newConditioner(r.Conditioning, r.Rate, r.Channels); err != nil {
+		return nil, err
 	}
 	e.needFFT = r.Summaries
 	for _, f := range r.Features {
@@ -107,6 +117,16 @@ func (e *Extractor) Index(c int, f Feature) int {
 // ("max/line_length", …). The slice is a copy.
 func (e *Extractor) Names() []string { return slices.Clone(e.names) }
 
+// Conditioning describes the filters every channel passes through, as
+// resolved for the rate ("highpass 0.5 Hz (Butterworth, order 2), notch
+// [50 100 60 120] Hz …"), or "off".
+func (e *Extractor) Conditioning() string {
+	if e.cond == nil {
+		return "off"
+	}
+	return e.cond.desc
+}
+
 // Window returns the number of samples per window: Config.Window × Rate,
 // rounded. The window that completes at frame i spans frames i−Window()+1
 // to i.
@@ -115,6 +135,9 @@ func (e *Extractor) Window() int { return e.n }
 // Reset forgets every frame pushed, as after a gap in the signal: the next
 // window completes Window after the next frame.
 func (e *Extractor) Reset() {
+	if e.cond != nil {
+		e.cond.reset()
+	}
 	clear(e.invalid)
 	e.nBad = 0
 	e.head = 0
@@ -126,9 +149,10 @@ func (e *Extractor) Reset() {
 // Push adds one frame, one sample per channel in µV, and reports whether
 // it completes a window: the first time after Window worth of frames, then
 // every Step. Window k (from 0) ends at frame round(Window×Rate) +
-// round(k×Step×Rate), so non-integer rates do not drift. A sample that is
-// not finite or exceeds MaxSample in magnitude is stored as 0 (see
-// Invalid). Push panics if len(samples) is not Config.Channels: that is a
+// round(k×Step×Rate), so non-integer rates do not drift. Each sample
+// passes through the conditioning filters (Config.Conditioning) before it
+// is stored. A sample that is not finite or exceeds MaxSample in
+// magnitude is replaced (see MaxSample and Invalid). Push panics if len(samples) is not Config.Channels: that is a
 // programming error, not bad data.
 func (e *Extractor) Push(samples []float64) (ready bool) {
 	if len(samples) != e.cfg.Channels {
@@ -136,12 +160,19 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	}
 	h := e.head
 	bad := false
-	slot := e.ring[h:]
+	in, ok := e.in, e.ok
 	for c, v := range samples {
-		if !(v >= -MaxSample && v <= MaxSample) {
-			v = 0
-			bad = true
+		ok[c] = v >= -MaxSample && v <= MaxSample
+		if !ok[c] {
+			v, bad = 0, true
 		}
+		in[c] = v
+	}
+	if e.cond != nil {
+		e.cond.frame(in, ok)
+	}
+	slot := e.ring[h:]
+	for c, v := range in {
 		slot[c*e.n] = v
 	}
 	if e.invalid[h] {

@@ -26,9 +26,11 @@ func sum(s ...signal) signal {
 }
 
 // firstVector pushes the signal on every channel of an extractor for cfg
-// until the first window completes and returns that window's vector.
+// until the first window completes and returns that window's vector,
+// with conditioning off.
 func firstVector(t *testing.T, cfg Config, s signal) []float64 {
 	t.Helper()
+	cfg.Conditioning.Off = true // the definitions are of what reaches the window
 	e, err := New(cfg)
 	if err != nil {
 		t.Fatalf("New(%+v): %v", cfg, err)

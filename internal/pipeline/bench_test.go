@@ -11,6 +11,7 @@ import (
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/acquire/edf"
 	"github.com/ictal/ictal/acquire/synth"
+	"github.com/ictal/ictal/features"
 )
 
 // writeRecording writes a simulated recording to an EDF+ file.
@@ -59,10 +60,23 @@ func writeRecording(tb testing.TB, path string, channels int, d time.Duration, s
 // features, UOB/NB scoring, detection and prequential learning — over a
 // 23-channel, 256 Hz, one-hour simulated recording, as fast as possible.
 // It reports the real-time factor and the allocations per frame of the run
-// (set-up excluded).
+// (set-up excluded), with the signal conditioning off (as before it
+// existed) and on (the default), so that one run gives both.
 func BenchmarkReplayHour(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "hour.edf")
 	writeRecording(b, path, 23, time.Hour, 4, 7)
+	for _, off := range []bool{true, false} {
+		fcfg := defaultFeatures
+		fcfg.Conditioning.Off = off
+		name := "conditioning=on"
+		if off {
+			name = "conditioning=off"
+		}
+		b.Run(name, func(b *testing.B) { benchmarkReplay(b, path, fcfg) })
+	}
+}
+
+func benchmarkReplay(b *testing.B, path string, fcfg features.Config) {
 	var rtf, allocsPerFrame float64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -70,7 +84,7 @@ func BenchmarkReplayHour(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := New(src, defaultFeatures, newModel(b, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnAnnotations}}, nil, Hooks{}, nil)
+		p, err := New(src, fcfg, newModel(b, src, fcfg, "UOB"), Config{Learning: Learning{Mode: LearnAnnotations}}, nil, Hooks{}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,0 +1,270 @@
+package features
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Conditioning defaults. A 0.5 Hz high-pass is the clinical EEG "low
+// frequency filter" setting (ACNS Guideline 1, 2016, gives 0.5–1 Hz); a
+// 70 Hz low-pass the clinical "high frequency filter" (ACNS: no lower than
+// 70 Hz for routine recordings); both mains frequencies are notched unless
+// the site says which it has, because a notch at the absent one costs
+// nothing a seizure detector needs.
+const (
+	DefaultHighPass = 0.5    // Hz
+	DefaultLowPass  = 70.0   // Hz, lowered to MaxLowPassFraction × Rate when the rate is too low
+	DefaultMains    = "both" // "50", "60", "both" or "off"
+	// MaxLowPassFraction bounds the low-pass cut-off as a fraction of the
+	// sample rate (0.45: below Nyquist with room for the filter's
+	// transition band, where the bilinear transform's warping is modest).
+	MaxLowPassFraction = 0.45
+	// NotchBandwidth is the −3 dB width of every mains notch, in Hz. Mains
+	// frequency is held within ±0.2 Hz by European and North American grid
+	// operators; 2 Hz leaves a margin and removes little EEG.
+	NotchBandwidth = 2.0
+)
+
+// maxNotchFraction: a mains harmonic is notched only below this fraction
+// of the sample rate (a notch right at Nyquist is degenerate).
+const maxNotchFraction = 0.49
+
+// Conditioning configures the filters that every channel passes through
+// before it is windowed: a causal high-pass (removes the electrodes' DC
+// offsets and slow drift), mains notches and a low-pass (removes muscle
+// and converter noise above the EEG bands). The zero value is the
+// default, on: 0.5 Hz high-pass, 70 Hz low-pass, notches at 50 and 60 Hz
+// and their harmonics below 0.49 × Rate.
+//
+// The filters are second-order sections (biquads) designed by the
+// bilinear transform with pre-warped corner frequencies: a 2nd-order
+// Butterworth high-pass, a 4th-order Butterworth low-pass (two sections)
+// and one second-order notch per mains frequency (Orfanidis, Introduction
+// to Signal Processing, 1996, §11.3: a zero pair on the unit circle and
+// a −3 dB width of NotchBandwidth). They run in transposed direct form II
+// in float64, and their state is set, on the first sample of each channel
+// (and again after Extractor.Reset, i.e. after a gap), to the steady state
+// for a constant input equal to that sample: a DC offset of tens of
+// millivolts then gives no transient at all, instead of a decaying step
+// that rings through the first windows.
+type Conditioning struct {
+	// Off passes samples through unfiltered (the behaviour before
+	// conditioning existed; for recordings filtered elsewhere).
+	Off bool
+	// HighPass is the high-pass corner in Hz: 0 means DefaultHighPass, a
+	// negative value none.
+	HighPass float64
+	// LowPass is the low-pass corner in Hz: 0 means DefaultLowPass (or
+	// MaxLowPassFraction × Rate if that is lower), a negative value none.
+	LowPass float64
+	// Mains selects the notches: "50", "60", "both" or "off"; "" means
+	// DefaultMains.
+	Mains string
+}
+
+// String describes the conditioning for a model's provenance and logs:
+// "off", or e.g. "highpass 0.5 Hz, lowpass 70 Hz, notch 50 60 100 120 Hz".
+// It describes c as given, with defaults applied but not the rate's
+// limits; a resolved conditioning (see Extractor.Conditioning) gives the
+// exact filters.
+func (c Conditioning) String() string {
+	if c.Off {
+		return "off"
+	}
+	if c.HighPass == 0 {
+		c.HighPass = DefaultHighPass
+	}
+	if c.LowPass == 0 {
+		c.LowPass = DefaultLowPass
+	}
+	if c.Mains == "" {
+		c.Mains = DefaultMains
+	}
+	var parts []string
+	if c.HighPass > 0 {
+		parts = append(parts, fmt.Sprintf("highpass %g Hz", c.HighPass))
+	}
+	if c.LowPass > 0 {
+		parts = append(parts, fmt.Sprintf("lowpass %g Hz", c.LowPass))
+	}
+	parts = append(parts, "mains "+c.Mains)
+	return strings.Join(parts, ", ")
+}
+
+// biquad holds one second-order section's coefficients, normalised so
+// that a0 = 1: y = b0·x + b1·x₋₁ + b2·x₋₂ − a1·y₋₁ − a2·y₋₂.
+type biquad struct{ b0, b1, b2, a1, a2 float64 }
+
+// dcGain is the section's gain at 0 Hz.
+func (q biquad) dcGain() float64 { return (q.b0 + q.b1 + q.b2) / (1 + q.a1 + q.a2) }
+
+// response is the section's complex frequency response at f Hz for rate
+// fs.
+func (q biquad) response(f, fs float64) complex128 {
+	w := 2 * math.Pi * f / fs
+	z1 := complex(math.Cos(w), -math.Sin(w)) // e^{-jω}
+	z2 := z1 * z1
+	return (complex(q.b0, 0) + complex(q.b1, 0)*z1 + complex(q.b2, 0)*z2) /
+		(1 + complex(q.a1, 0)*z1 + complex(q.a2, 0)*z2)
+}
+
+// butterworthQ returns the Q of each second-order section of an
+// even-order Butterworth filter: 1 / (2 cos θk), θk = (2k+1)π / (2·order).
+func butterworthQ(order int) []float64 {
+	q := make([]float64, order/2)
+	for k := range q {
+		q[k] = 1 / (2 * math.Cos(float64(2*k+1)*math.Pi/float64(2*order)))
+	}
+	return q
+}
+
+// lowpass is a second-order low-pass section with corner fc and quality q
+// (bilinear transform, corner pre-warped).
+func lowpass(fc, q, fs float64) biquad {
+	k := math.Tan(math.Pi * fc / fs)
+	n := 1 / (1 + k/q + k*k)
+	return biquad{b0: k * k * n, b1: 2 * k * k * n, b2: k * k * n, a1: 2 * (k*k - 1) * n, a2: (1 - k/q + k*k) * n}
+}
+
+// highpass is the high-pass counterpart of lowpass.
+func highpass(fc, q, fs float64) biquad {
+	k := math.Tan(math.Pi * fc / fs)
+	n := 1 / (1 + k/q + k*k)
+	return biquad{b0: n, b1: -2 * n, b2: n, a1: 2 * (k*k - 1) * n, a2: (1 - k/q + k*k) * n}
+}
+
+// notch is a second-order notch at f0 with −3 dB width bw (Orfanidis
+// eq. 11.3.7: β = tan(Δω/2), gain 1/(1+β)).
+func notch(f0, bw, fs float64) biquad {
+	w0 := 2 * math.Pi * f0 / fs
+	g := 1 / (1 + math.Tan(math.Pi*bw/fs))
+	c := math.Cos(w0)
+	return biquad{b0: g, b1: -2 * g * c, b2: g, a1: -2 * g * c, a2: 2*g - 1}
+}
+
+// conditioner is the resolved filter chain of a Conditioning at a rate,
+// with per-channel state. It is owned by an Extractor.
+type conditioner struct {
+	desc    string
+	stages  []biquad
+	s1, s2  []float64 // stages × channels, stage-major: the sections' state
+	primed  []bool    // per channel: state set from a first sample
+	held    []float64 // per channel: last valid input, fed in place of an invalid one
+	notches []float64 // mains frequencies notched, Hz
+}
+
+// newConditioner resolves c at rate fs for channels channels, or returns
+// nil when c.Off. It fails, naming the field, for settings the rate cannot
+// honour.
+func newConditioner(c Conditioning, fs float64, channels int) (*conditioner, error) {
+	if c.Off {
+		return nil, nil
+	}
+	hp, lp := c.HighPass, c.LowPass
+	if hp == 0 {
+		hp = DefaultHighPass
+	}
+	if lp == 0 {
+		lp = min(DefaultLowPass, MaxLowPassFraction*fs)
+	}
+	if math.IsNaN(hp) || math.IsInf(hp, 0) || hp > 0 && hp >= MaxLowPassFraction*fs {
+		return nil, configErr("Conditioning.HighPass", "%g Hz: must be finite and below %g Hz at %g Hz", c.HighPass, MaxLowPassFraction*fs, fs)
+	}
+	if math.IsNaN(lp) || math.IsInf(lp, 0) || lp > MaxLowPassFraction*fs {
+		return nil, configErr("Conditioning.LowPass", "%g Hz: must be finite and at most %g Hz (%g × the %g Hz rate)", c.LowPass, MaxLowPassFraction*fs, MaxLowPassFraction, fs)
+	}
+	if hp > 0 && lp > 0 && lp <= hp {
+		return nil, configErr("Conditioning.LowPass", "%g Hz is not above the high-pass corner %g Hz", lp, hp)
+	}
+	var mains []float64
+	switch c.Mains {
+	case "50":
+		mains = []float64{50}
+	case "60":
+		mains = []float64{60}
+	case "both", "":
+		mains = []float64{50, 60}
+	case "off":
+	default:
+		return nil, configErr("Conditioning.Mains", "%q: want 50, 60, both or off", c.Mains)
+	}
+	k := &conditioner{}
+	var parts []string
+	if hp > 0 {
+		k.stages = append(k.stages, highpass(hp, math.Sqrt2/2, fs))
+		parts = append(parts, fmt.Sprintf("highpass %g Hz (Butterworth, order 2)", hp))
+	}
+	for _, m := range mains {
+		for f := m; f < maxNotchFraction*fs; f += m {
+			k.notches = append(k.notches, f)
+			k.stages = append(k.stages, notch(f, NotchBandwidth, fs))
+		}
+	}
+	if len(k.notches) > 0 {
+		parts = append(parts, fmt.Sprintf("notch %v Hz (width %g Hz)", k.notches, NotchBandwidth))
+	}
+	if lp > 0 {
+		for _, q := range butterworthQ(4) {
+			k.stages = append(k.stages, lowpass(lp, q, fs))
+		}
+		parts = append(parts, fmt.Sprintf("lowpass %g Hz (Butterworth, order 4)", lp))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "none")
+	}
+	k.desc = strings.Join(parts, ", ")
+	k.s1 = make([]float64, channels*len(k.stages))
+	k.s2 = make([]float64, channels*len(k.stages))
+	k.primed = make([]bool, channels)
+	k.held = make([]float64, channels)
+	return k, nil
+}
+
+// reset forgets every channel's state: the next sample of each primes it
+// again.
+func (k *conditioner) reset() { clear(k.primed) }
+
+// prime sets channel c's state to the steady state of a constant input x.
+// For one section in transposed direct form II, a constant input x and
+// output y = G·x (G its DC gain) are a fixed point when
+// s2 = b2·x − a2·y and s1 = b1·x − a1·y + s2.
+func (k *conditioner) prime(c int, x float64) {
+	n := len(k.primed)
+	for i, q := range k.stages {
+		y := q.dcGain() * x
+		s2 := q.b2*x - q.a2*y
+		k.s1[i*n+c], k.s2[i*n+c] = q.b1*x-q.a1*y+s2, s2
+		x = y
+	}
+	k.primed[c] = true
+}
+
+// frame filters one frame in place, one sample per channel. ok[c] false
+// (the sample was NaN, infinite or absurd) feeds the channel's last valid
+// input instead, so one bad sample cannot poison the filters' state. The
+// loop runs section by section over the channels: the channels are
+// independent, so the processor overlaps their arithmetic.
+func (k *conditioner) frame(x []float64, ok []bool) {
+	n := len(k.primed)
+	x, ok = x[:n], ok[:n]
+	for c := range x {
+		if ok[c] {
+			k.held[c] = x[c]
+		} else {
+			x[c] = k.held[c]
+		}
+		if !k.primed[c] {
+			k.prime(c, x[c])
+		}
+	}
+	for i, q := range k.stages {
+		s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
+		for c, v := range x {
+			y := q.b0*v + s1[c]
+			s1[c] = q.b1*v - q.a1*y + s2[c]
+			s2[c] = q.b2*v - q.a2*y
+			x[c] = y
+		}
+	}
+}

@@ -1,0 +1,276 @@
+package features
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// scipyChain250 is the magnitude response of the default chain at 250 Hz —
+// 2nd-order Butterworth high-pass at 0.5 Hz, 4th-order Butterworth
+// low-pass at 70 Hz, notches of 2 Hz width at 50, 100, 60 and 120 Hz —
+// computed independently with SciPy 1.10.1 (Debian's python3-scipy):
+//
+//	hp = signal.butter(2, 0.5, 'highpass', fs=250, output='sos')
+//	lp = signal.butter(4, 70, 'lowpass', fs=250, output='sos')
+//	ns = [signal.iirnotch(f, f/2.0, fs=250) for f in (50, 100, 60, 120)]
+//	|H(f)| = product of |sosfreqz(hp)|, |sosfreqz(lp)| and |freqz(b, a)| at f
+var scipyChain250 = []struct{ f, mag float64 }{
+	{0.1, 0.03996702982},
+	{0.5, 0.7071066474},
+	{1, 0.9701462716},
+	{2, 0.9980510846},
+	{10, 0.9999169355},
+	{30, 0.9986497294},
+	{49, 0.7007689051},
+	{50, 0},
+	{51, 0.6940057403},
+	{59, 0.6671904032},
+	{60, 0},
+	{61, 0.6523650784},
+	{69, 0.7358706958},
+	{70, 0.7019341168},
+	{90, 0.1032435594},
+	{100, 0},
+	{120, 0},
+}
+
+func newCond(t testing.TB, c Conditioning, fs float64, channels int) *conditioner {
+	t.Helper()
+	k, err := newConditioner(c, fs, channels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func TestConditioningMagnitudeMatchesSciPy(t *testing.T) {
+	k := newCond(t, Conditioning{}, 250, 1)
+	if got, want := k.notches, []float64{50, 100, 60, 120}; !equalFloats(got, want) {
+		t.Fatalf("notches %v, want %v", got, want)
+	}
+	for _, tt := range scipyChain250 {
+		h := complex(1, 0)
+		for _, q := range k.stages {
+			h *= q.response(tt.f, 250)
+		}
+		if got := abs(h); math.Abs(got-tt.mag) > 1e-7 {
+			t.Errorf("|H(%g Hz)| = %.10g, SciPy gives %.10g", tt.f, got, tt.mag)
+		}
+	}
+}
+
+// TestConditioningFiltersSines runs sines through the filter loop itself
+// (not the coefficients' response) and checks the steady-state amplitude
+// against the same independent values.
+func TestConditioningFiltersSines(t *testing.T) {
+	const fs = 250
+	for _, tt := range scipyChain250 {
+		if tt.f < 1 {
+			continue // settling at 0.1–0.5 Hz takes minutes of signal
+		}
+		k := newCond(t, Conditioning{}, fs, 1)
+		peak := 0.0
+		for i := 0; i < 60*fs; i++ {
+			y := filter1(k, 100*math.Sin(2*math.Pi*tt.f*float64(i)/fs))
+			if i >= 50*fs { // after 50 s: every transient has decayed
+				peak = math.Max(peak, math.Abs(y))
+			}
+		}
+		// The peak of a sampled sine undershoots its amplitude by at most
+		// 1 − cos(π f/fs).
+		want := 100 * tt.mag
+		if tol := 100*tt.mag*(1-math.Cos(math.Pi*tt.f/fs)) + 1e-3; math.Abs(peak-want) > tol+0.01*want {
+			t.Errorf("%g Hz sine of 100 µV comes out at %.4f µV, want %.4f", tt.f, peak, want)
+		}
+	}
+}
+
+// TestConditioningStartsWithoutTransient: a Cyton's channels start at a
+// DC offset of tens of millivolts. With the state primed from the first
+// sample, a 60 mV offset gives no output at all; an unprimed high-pass
+// (zero state) would start with a 60 mV step decaying over seconds, and
+// every window of the first few would be nothing but that.
+func TestConditioningStartsWithoutTransient(t *testing.T) {
+	const fs, offset = 250.0, 60000.0 // µV
+	e, err := New(Config{Channels: 2, Rate: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	frame := []float64{offset, -offset}
+	for i := 0; i < 4*fs; i++ {
+		e.Push(frame)
+	}
+	for _, v := range e.ring {
+		worst = math.Max(worst, math.Abs(v))
+	}
+	if worst > 1e-6 {
+		t.Fatalf("a constant 60 mV input gives up to %g µV after conditioning, want ~0", worst)
+	}
+
+	// The same step into zero state, to show what priming prevents.
+	k := newCond(t, Conditioning{}, fs, 1)
+	k.primed[0] = true // state left at zero
+	unprimed := 0.0
+	for i := 0; i < 2*fs; i++ {
+		unprimed = math.Max(unprimed, math.Abs(filter1(k, offset)))
+	}
+	if unprimed < 1000 {
+		t.Fatalf("unprimed filter peaks at %g µV on a 60 mV step; the test no longer shows what priming prevents", unprimed)
+	}
+
+	// After a gap (Reset) the offset may differ: the filters prime again.
+	e.Reset()
+	frame = []float64{offset + 5000, -offset - 5000}
+	for i := 0; i < 2*fs; i++ {
+		e.Push(frame)
+	}
+	for _, v := range e.ring {
+		worst = math.Max(worst, math.Abs(v))
+	}
+	if worst > 1e-6 {
+		t.Fatalf("after Reset, a new 65 mV offset gives up to %g µV, want ~0", worst)
+	}
+
+	// A real step within the recording does go through (and decays).
+	k = newCond(t, Conditioning{}, fs, 1)
+	filter1(k, 0)
+	edge := 0.0
+	for i := 0; i < 10; i++ {
+		edge = math.Max(edge, filter1(k, offset))
+	}
+	if edge < 0.5*offset {
+		t.Fatalf("a 60 mV step inside the recording peaks at %g µV: the high-pass must pass a step's edge", edge)
+	}
+}
+
+// TestConditioningInvalidSamplesHold: a NaN must not reach the filters'
+// state, or every later sample of the channel would be NaN.
+func TestConditioningInvalidSamplesHold(t *testing.T) {
+	e, err := New(Config{Channels: 1, Rate: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, e.Dim())
+	for i := 0; i < 5*256; i++ {
+		v := 20 * math.Sin(float64(i)/10)
+		if i == 300 {
+			v = math.NaN()
+		}
+		if e.Push([]float64{v}) {
+			for j, f := range e.Vector(x) {
+				if math.IsNaN(f) || math.IsInf(f, 0) {
+					t.Fatalf("frame %d: feature %d is %g", i, j, f)
+				}
+			}
+		}
+	}
+	if e.Invalid() != 0 {
+		t.Fatalf("Invalid = %d after the bad sample left the window", e.Invalid())
+	}
+}
+
+func TestConditioningConfig(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    Conditioning
+		rate float64
+		want string // error substring, "" for none
+		desc string // description substring
+	}{
+		{"default at 250 Hz", Conditioning{}, 250, "", "notch [50 100 60 120] Hz"},
+		{"default at 173.61 Hz (Bonn)", Conditioning{}, 173.61, "", "notch [50 60] Hz"},
+		{"default at 125 Hz lowers the low-pass", Conditioning{}, 125, "", "lowpass 56.25 Hz"},
+		{"60 Hz only", Conditioning{Mains: "60"}, 512, "", "notch [60 120 180 240] Hz"},
+		{"no filters at all", Conditioning{HighPass: -1, LowPass: -1, Mains: "off"}, 256, "", "none"},
+		{"bad mains", Conditioning{Mains: "55"}, 256, `Conditioning.Mains "55"`, ""},
+		{"low-pass above Nyquist", Conditioning{LowPass: 200}, 256, "Conditioning.LowPass 200 Hz", ""},
+		{"low-pass below high-pass", Conditioning{HighPass: 5, LowPass: 4}, 256, "not above the high-pass", ""},
+		{"NaN high-pass", Conditioning{HighPass: math.NaN()}, 256, "Conditioning.HighPass NaN", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := New(Config{Channels: 1, Rate: tt.rate, Conditioning: tt.c})
+			if tt.want != "" {
+				var ce *ConfigError
+				if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("err = %v, want a ConfigError containing %q", err, tt.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(e.Conditioning(), tt.desc) {
+				t.Fatalf("Conditioning() = %q, want it to contain %q", e.Conditioning(), tt.desc)
+			}
+		})
+	}
+	if s := (Conditioning{Off: true}).String(); s != "off" {
+		t.Fatalf("String of Off = %q", s)
+	}
+	if s := (Conditioning{}).String(); s != "highpass 0.5 Hz, lowpass 70 Hz, mains both" {
+		t.Fatalf("String of the default = %q", s)
+	}
+}
+
+func TestConditioningAllocatesNothing(t *testing.T) {
+	e, err := New(Config{Channels: 8, Rate: 250})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := make([]float64, 8)
+	i := 0
+	if n := testing.AllocsPerRun(1000, func() {
+		for c := range frame {
+			frame[c] = 30000 + 50*math.Sin(float64(i+c)/7)
+		}
+		i++
+		e.Push(frame)
+	}); n != 0 {
+		t.Fatalf("Push with conditioning allocates %v times per frame", n)
+	}
+}
+
+// filter1 passes one sample through a one-channel conditioner.
+func filter1(k *conditioner, v float64) float64 {
+	x, ok := []float64{v}, []bool{true}
+	k.frame(x, ok)
+	return x[0]
+}
+
+// BenchmarkCondition is the cost of the default chain at 256 Hz
+// (high-pass, four notches, two low-pass sections) on a 23-channel frame,
+// reported per sample.
+func BenchmarkCondition(b *testing.B) {
+	const channels = 23
+	k := newCond(b, Conditioning{}, 256, channels)
+	x, ok := make([]float64, channels), make([]bool, channels)
+	for c := range ok {
+		ok[c] = true
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for c := range x {
+			x[c] += float64((i + c) & 1023)
+		}
+		k.frame(x, ok)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/channels, "ns/sample")
+	b.ReportMetric(float64(len(k.stages)), "sections")
+}
+
+func abs(z complex128) float64 { return math.Hypot(real(z), imag(z)) }
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
