@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/ictal/ictal/internal/detmath"
 )
 
 // Conditioning defaults. A 0.5 Hz high-pass is the clinical EEG "low
@@ -109,37 +111,44 @@ func (q biquad) response(f, fs float64) complex128 {
 		(1 + complex(q.a1, 0)*z1 + complex(q.a2, 0)*z2)
 }
 
+// The designs below use detmath's tangent and cosine and round every
+// product that feeds a sum (float64(·)), so that the coefficients, and
+// with them every conditioned sample, are the same bits on every
+// platform (see internal/detmath).
+
 // butterworthQ returns the Q of each second-order section of an
 // even-order Butterworth filter: 1 / (2 cos θk), θk = (2k+1)π / (2·order).
 func butterworthQ(order int) []float64 {
 	q := make([]float64, order/2)
 	for k := range q {
-		q[k] = 1 / (2 * math.Cos(float64(2*k+1)*math.Pi/float64(2*order)))
+		_, c := detmath.SinCos(float64(2*k+1) * math.Pi / float64(2*order))
+		q[k] = 1 / (2 * c)
 	}
 	return q
 }
 
 // lowpass is a second-order low-pass section with corner fc and quality q
-// (bilinear transform, corner pre-warped).
+// (bilinear transform, corner pre-warped: K = tan(π fc/fs)).
 func lowpass(fc, q, fs float64) biquad {
-	k := math.Tan(math.Pi * fc / fs)
-	n := 1 / (1 + k/q + k*k)
-	return biquad{b0: k * k * n, b1: 2 * k * k * n, b2: k * k * n, a1: 2 * (k*k - 1) * n, a2: (1 - k/q + k*k) * n}
+	k := detmath.Tan(math.Pi * fc / fs)
+	kk := float64(k * k)
+	n := 1 / (1 + k/q + kk)
+	return biquad{b0: kk * n, b1: 2 * kk * n, b2: kk * n, a1: 2 * (kk - 1) * n, a2: ((1 - k/q) + kk) * n}
 }
 
 // highpass is the high-pass counterpart of lowpass.
 func highpass(fc, q, fs float64) biquad {
-	k := math.Tan(math.Pi * fc / fs)
-	n := 1 / (1 + k/q + k*k)
-	return biquad{b0: n, b1: -2 * n, b2: n, a1: 2 * (k*k - 1) * n, a2: (1 - k/q + k*k) * n}
+	k := detmath.Tan(math.Pi * fc / fs)
+	kk := float64(k * k)
+	n := 1 / (1 + k/q + kk)
+	return biquad{b0: n, b1: -2 * n, b2: n, a1: 2 * (kk - 1) * n, a2: ((1 - k/q) + kk) * n}
 }
 
 // notch is a second-order notch at f0 with −3 dB width bw (Orfanidis
 // eq. 11.3.7: β = tan(Δω/2), gain 1/(1+β)).
 func notch(f0, bw, fs float64) biquad {
-	w0 := 2 * math.Pi * f0 / fs
-	g := 1 / (1 + math.Tan(math.Pi*bw/fs))
-	c := math.Cos(w0)
+	g := 1 / (1 + detmath.Tan(math.Pi*bw/fs))
+	_, c := detmath.SinCos(2 * math.Pi * f0 / fs)
 	return biquad{b0: g, b1: -2 * g * c, b2: g, a1: -2 * g * c, a2: 2*g - 1}
 }
 
@@ -233,8 +242,8 @@ func (k *conditioner) prime(c int, x float64) {
 	n := len(k.primed)
 	for i, q := range k.stages {
 		y := q.dcGain() * x
-		s2 := q.b2*x - q.a2*y
-		k.s1[i*n+c], k.s2[i*n+c] = q.b1*x-q.a1*y+s2, s2
+		s2 := float64(q.b2*x) - float64(q.a2*y)
+		k.s1[i*n+c], k.s2[i*n+c] = float64(q.b1*x)-float64(q.a1*y)+s2, s2
 		x = y
 	}
 	k.primed[c] = true
@@ -261,9 +270,12 @@ func (k *conditioner) frame(x []float64, ok []bool) {
 	for i, q := range k.stages {
 		s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
 		for c, v := range x {
-			y := q.b0*v + s1[c]
-			s1[c] = q.b1*v - q.a1*y + s2[c]
-			s2[c] = q.b2*v - q.a2*y
+			// float64(·) rounds each product, so no platform fuses a
+			// multiply-add and the output is the same bits everywhere
+			// (cross/golden_test.go).
+			y := float64(q.b0*v) + s1[c]
+			s1[c] = float64(q.b1*v) - float64(q.a1*y) + s2[c]
+			s2[c] = float64(q.b2*v) - float64(q.a2*y)
 			x[c] = y
 		}
 	}

@@ -138,3 +138,32 @@ func BenchmarkLog(b *testing.B) {
 	}
 	_ = x
 }
+
+func TestSinCosTan(t *testing.T) {
+	for i := -1000; i <= 1000; i++ {
+		x := math.Pi * float64(i) / 1000
+		s, c := SinCos(x)
+		if d := math.Abs(s - math.Sin(x)); d > 2*ulp(math.Sin(x)) && d > 1e-30 {
+			t.Errorf("sin(%g) = %.17g, math says %.17g", x, s, math.Sin(x))
+		}
+		if d := math.Abs(c - math.Cos(x)); d > 2*ulp(math.Cos(x)) && d > 1e-30 {
+			t.Errorf("cos(%g) = %.17g, math says %.17g", x, c, math.Cos(x))
+		}
+		if y := x / 2.01; true {
+			if got, want := Tan(y), math.Tan(y); math.Abs(got-want) > 4*ulp(want) {
+				t.Errorf("tan(%g) = %.17g, math says %.17g", y, got, want)
+			}
+		}
+	}
+	if s, _ := SinCos(4); !math.IsNaN(s) {
+		t.Errorf("SinCos(4) = %g, want NaN (outside [−π, π])", s)
+	}
+	if v := Tan(math.Pi / 2); !math.IsNaN(v) {
+		t.Errorf("Tan(π/2) = %g, want NaN", v)
+	}
+}
+
+func ulp(x float64) float64 {
+	x = math.Abs(x)
+	return math.Nextafter(x, math.Inf(1)) - x
+}
