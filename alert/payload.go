@@ -130,12 +130,27 @@ func AppendEventEnd(dst []byte, e *Event) []byte {
 	return append(dst, '}')
 }
 
-// AppendStatus appends the status payload {"v":1,"state","since"}.
+// AppendStatus appends the status payload {"v":1,"state","since"}, with
+// "artifact" and "channels" when the status names them.
 func AppendStatus(dst []byte, s Status) []byte {
 	dst = append(dst, `{"v":1,"state":`...)
 	dst = AppendJSONString(dst, string(s.State))
 	dst = append(dst, `,"since":`...)
 	dst = appendTime(dst, s.Since)
+	if s.Artifact != "" {
+		dst = append(dst, `,"artifact":`...)
+		dst = AppendJSONString(dst, s.Artifact)
+	}
+	if len(s.Channels) > 0 {
+		dst = append(dst, `,"channels":[`...)
+		for i, c := range s.Channels {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSONString(dst, c)
+		}
+		dst = append(dst, ']')
+	}
 	return append(dst, '}')
 }
 

@@ -41,6 +41,7 @@ type Extractor struct {
 	x       []float64 // one channel's window, oldest first, mean removed
 	spec    *spectrum
 	perChan []float64 // Channels × numFeatures, every feature of every channel
+	steps   []float64 // Channels: the largest sample-to-sample change in the window
 	scratch []float64 // Channels values, for medians
 }
 
@@ -58,6 +59,7 @@ func New(cfg Config) (*Extractor, error) {
 		invalid: make([]bool, r.n),
 		x:       make([]float64, r.n),
 		perChan: make([]float64, r.Channels*numFeatures),
+		steps:   make([]float64, r.Channels),
 		scratch: make([]float64, r.Channels),
 		in:      make([]float64, r.Channels),
 		ok:      make([]bool, r.Channels),
@@ -116,6 +118,29 @@ func (e *Extractor) Index(c int, f Feature) int {
 // "ch0", "ch1", …) and the feature's String, then the summaries
 // ("max/line_length", …). The slice is a copy.
 func (e *Extractor) Names() []string { return slices.Clone(e.names) }
+
+// Measure returns channel c's feature f in the window of the last Vector
+// call, whether or not f is among Config.Features: every feature of every
+// channel is computed, for signal-quality and artifact rules. The spectral
+// ones (band powers, relative powers, spectral edge) are computed only
+// when Spectral reports true, and read 0 otherwise. It panics for c or f
+// out of range.
+func (e *Extractor) Measure(c int, f Feature) float64 {
+	if f >= numFeatures {
+		panic(fmt.Sprintf("features: Measure of %v", f))
+	}
+	return e.perChan[c*numFeatures+int(f)]
+}
+
+// Spectral reports whether Vector computes the window's spectrum (some
+// configured feature or Summaries needs it), and so whether Measure's
+// spectral features are meaningful.
+func (e *Extractor) Spectral() bool { return e.needFFT }
+
+// MaxStep returns the largest sample-to-sample change of channel c, in µV,
+// in the window of the last Vector call, after conditioning: electrode
+// pops and movement show as steps no cortical potential makes.
+func (e *Extractor) MaxStep(c int) float64 { return e.steps[c] }
 
 // Conditioning describes the filters every channel passes through, as
 // resolved for the rate ("highpass 0.5 Hz (Butterworth, order 2), notch
@@ -251,6 +276,7 @@ func (e *Extractor) channel(out []float64, c int) {
 
 	var tf timeFeatures
 	computeTime(&tf, x, e.cfg.Rate)
+	e.steps[c] = tf.maxStep
 	// detmath.Log, not math.Log: the same bits on every architecture
 	// (math.Log is assembly on amd64 and fusable Go on arm64).
 	out[LineLength] = detmath.Log(tf.lineLength + AmplitudeFloor)

@@ -29,6 +29,7 @@ type timeFeatures struct {
 	complexity float64 // Hjorth complexity
 	crossings  float64 // zero crossings per second
 	teager     float64 // mean Teager–Kaiser energy, µV²·Hz² (≥ 0)
+	maxStep    float64 // largest |x[i] − x[i−1]|, µV
 	flat       bool
 }
 
@@ -42,6 +43,7 @@ func computeTime(tf *timeFeatures, x []float64, rate float64) {
 	d := x1 - x0
 	sumSq := float64(x0*x0) + float64(x1*x1)
 	absDiff := math.Abs(d)
+	maxStep := absDiff
 	diffSq := d * d
 	var diff2Sq, tk float64
 	crossings := 0
@@ -53,7 +55,9 @@ func computeTime(tf *timeFeatures, x []float64, rate float64) {
 		d := xi - prev
 		dd := d - dPrev
 		sumSq += float64(xi * xi)
-		absDiff += math.Abs(d)
+		ad := math.Abs(d)
+		absDiff += ad
+		maxStep = max(maxStep, ad)
 		diffSq += float64(d * d)
 		diff2Sq += float64(dd * dd)
 		tk += float64(prev*prev) - float64(prev2*xi)
@@ -66,6 +70,7 @@ func computeTime(tf *timeFeatures, x []float64, rate float64) {
 	*tf = timeFeatures{
 		variance:   sumSq / float64(n),
 		lineLength: absDiff / seconds,
+		maxStep:    maxStep,
 	}
 	if tf.variance < flatVariance {
 		tf.flat = true

@@ -12,6 +12,7 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/features/artifact"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -40,6 +41,7 @@ type Config struct {
 	Decision   DecisionConfig   `toml:"decision"`
 	Learning   LearningConfig   `toml:"learning"`
 	Quality    QualityConfig    `toml:"quality"`
+	Artifact   ArtifactConfig   `toml:"artifact"`
 	Checkpoint CheckpointConfig `toml:"checkpoint"`
 	Output     OutputConfig     `toml:"output"`
 	MQTT       MQTTConfig       `toml:"mqtt"`
@@ -107,6 +109,23 @@ type FeaturesConfig struct {
 	Step      Duration `toml:"step"`
 	Features  []string `toml:"features"`
 	Summaries bool     `toml:"summaries"`
+	// Conditioning (features.Conditioning): on unless conditioning =
+	// false; corners in Hz (0: default, negative: none); mains "50",
+	// "60", "both" or "off".
+	Conditioning *bool   `toml:"conditioning"`
+	HighPass     float64 `toml:"highpass_hz"`
+	LowPass      float64 `toml:"lowpass_hz"`
+	Mains        string  `toml:"mains"`
+}
+
+// ArtifactConfig is artifact.Config in the file.
+type ArtifactConfig struct {
+	Off        bool     `toml:"off"`
+	MuscleRise float64  `toml:"muscle_rise_db"`
+	EyeRise    float64  `toml:"eye_rise_db"`
+	StepRise   float64  `toml:"step_rise_db"`
+	StepFloor  float64  `toml:"step_floor_microvolts"`
+	Settle     Duration `toml:"settle"`
 }
 
 // ClassifierConfig configures the model.
@@ -241,6 +260,11 @@ func (c *Config) Validate() error {
 	}
 	if _, err := alert.NewDetector(c.DetectorConfig()); err != nil {
 		return keyed(err)
+	}
+	if a := c.PipelineConfig().Artifact; !a.Off {
+		if _, err := artifact.New(a, nil, time.Second); err != nil {
+			return fieldErr("artifact", "%v", strings.TrimPrefix(err.Error(), artifact.ErrConfig.Error()+": "))
+		}
 	}
 	if c.Learning.Mode == pipeline.LearnAnnotations && c.Source.Type != "edf" && c.Source.Type != "synth" {
 		return fieldErr("learning.mode", "annotations needs an edf or synth source")
@@ -389,7 +413,22 @@ func validGain(g int) bool {
 // FeaturesConfig returns the extractor configuration (channels and rate
 // are filled in from the source).
 func (c *Config) FeaturesConfig() (features.Config, error) {
-	f := features.Config{Window: time.Duration(c.Features.Window), Step: time.Duration(c.Features.Step), Summaries: c.Features.Summaries}
+	f := features.Config{Window: time.Duration(c.Features.Window), Step: time.Duration(c.Features.Step), Summaries: c.Features.Summaries,
+		Conditioning: features.Conditioning{HighPass: c.Features.HighPass, LowPass: c.Features.LowPass, Mains: c.Features.Mains}}
+	if c.Features.Conditioning != nil && !*c.Features.Conditioning {
+		f.Conditioning.Off = true
+	}
+	switch f.Conditioning.Mains {
+	case "", "50", "60", "both", "off":
+	default:
+		return f, fieldErr("features.mains", "%q: want 50, 60, both or off", f.Conditioning.Mains)
+	}
+	if h := f.Conditioning.HighPass; h != h || h > 100 {
+		return f, fieldErr("features.highpass_hz", "%g: want a corner below 100 Hz (negative: none)", h)
+	}
+	if l := f.Conditioning.LowPass; l != l || l > 10000 {
+		return f, fieldErr("features.lowpass_hz", "%g: want a corner in Hz (negative: none)", l)
+	}
 	if c.Features.Features != nil {
 		f.Features = []features.Feature{}
 		for i, name := range c.Features.Features {
@@ -434,7 +473,9 @@ func (c *Config) PipelineConfig() pipeline.Config {
 		Detector: c.DetectorConfig(),
 		Learning: pipeline.Learning{Mode: mode, Buffer: time.Duration(c.Learning.Buffer),
 			NegativeHorizon: time.Duration(c.Learning.NegativeHorizon), MinOverlap: c.Learning.MinOverlap},
-		Quality:         pipeline.Quality{FlatMicrovolts: c.Quality.FlatMicrovolts},
+		Quality: pipeline.Quality{FlatMicrovolts: c.Quality.FlatMicrovolts},
+		Artifact: artifact.Config{Off: c.Artifact.Off, MuscleRise: c.Artifact.MuscleRise, EyeRise: c.Artifact.EyeRise,
+			StepRise: c.Artifact.StepRise, StepFloor: c.Artifact.StepFloor, Settle: time.Duration(c.Artifact.Settle)},
 		CheckpointEvery: time.Duration(c.Checkpoint.Every),
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/features/artifact"
 )
 
 // Learning modes.
@@ -57,6 +58,10 @@ type Config struct {
 	Detector  alert.DetectorConfig
 	Learning  Learning
 	Quality   Quality
+	// Artifact configures artifact rejection (on by default): a window
+	// judged muscle, eye or electrode artifact is neither scored nor
+	// learned, and the state artifact is published.
+	Artifact artifact.Config
 	// CheckpointEvery is the wall-clock interval between calls of
 	// Hooks.Checkpoint (default 5 min); Run also calls it when it ends.
 	CheckpointEvery time.Duration

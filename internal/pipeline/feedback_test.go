@@ -127,7 +127,7 @@ func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 				}
 			}}
 			var err error
-			p, err = New(src, features.Config{}, rec, Config{Learning: tt.learn}, nil, hooks, nil)
+			p, err = New(src, features.Config{}, rec, Config{Learning: tt.learn, Artifact: noArtifacts}, nil, hooks, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -65,7 +65,7 @@ func TestQualityGating(t *testing.T) {
 	m := newModel(t, src, features.Config{}, "UOB")
 	rec := &recorder{Model: m}
 	sink := &collect{}
-	p, err := New(src, features.Config{}, rec, Config{Learning: Learning{Mode: LearnAnnotations}}, []alert.Sink{sink}, Hooks{}, nil)
+	p, err := New(src, features.Config{}, rec, Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: noArtifacts}, []alert.Sink{sink}, Hooks{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

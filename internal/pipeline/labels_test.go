@@ -67,7 +67,7 @@ func TestAnnotationLabels(t *testing.T) {
 	var starts []time.Duration
 	rec := &recorder{Model: m}
 	sink := &collect{}
-	p, err := New(src, defaultFeatures, rec, Config{Learning: Learning{Mode: LearnAnnotations}}, []alert.Sink{sink}, Hooks{}, nil)
+	p, err := New(src, defaultFeatures, rec, Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: noArtifacts}, []alert.Sink{sink}, Hooks{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,14 @@ import (
 
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/features/artifact"
 )
 
 var defaultFeatures = features.Config{}
+
+// noArtifacts turns artifact rejection off, for tests of other parts that
+// count windows on a simulated patient who blinks.
+var noArtifacts = artifact.Config{Off: true}
 
 func runAll(t testing.TB, p *Pipeline) {
 	t.Helper()

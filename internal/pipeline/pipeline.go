@@ -13,6 +13,7 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/features/artifact"
 )
 
 // Hooks are called from the pipeline's goroutine.
@@ -33,15 +34,18 @@ type Hooks struct {
 
 // Stats counts what the pipeline did.
 type Stats struct {
-	Frames, Gaps                int64
-	Windows, Usable             int64
-	LearnedPos, LearnedNeg      int64
-	Unlabelled                  int64 // windows whose overlap with a seizure made their label ambiguous
-	Events, Suppressed          int64
-	LabelsApplied, LabelsUnused int64
-	Evicted                     int64 // buffered windows that aged out unlearned
-	Checkpoints, CheckpointErrs int64
-	ModelErrors, SinkErrors     int64
+	Frames, Gaps           int64
+	Windows, Usable        int64
+	LearnedPos, LearnedNeg int64
+	Unlabelled             int64 // windows whose overlap with a seizure made their label ambiguous
+	// Windows not scored, by cause: frames lost; an electrode off, a
+	// saturated or flat channel or invalid samples; an artifact.
+	SignalLost, ElectrodeOff, Artifact int64
+	Events, Suppressed                 int64
+	LabelsApplied, LabelsUnused        int64
+	Evicted                            int64 // buffered windows that aged out unlearned
+	Checkpoints, CheckpointErrs        int64
+	ModelErrors, SinkErrors            int64
 }
 
 // Pipeline wires Source → Extractor → Model → Detector → Sinks, with signal
@@ -65,6 +69,7 @@ type Pipeline struct {
 	winLen time.Duration
 
 	qual   *quality     // signal-quality gating
+	art    *artifacts   // artifact gating; nil when off
 	rank   *ranking     // the channels an alert names
 	ev     *events      // decisions → events, reloads
 	annot  *intervalSet // LearnAnnotations: the recording's seizures
@@ -122,6 +127,11 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 	}
 	p.sinks = newSinks(sinks, log, &p.stats.SinkErrors)
 	p.qual = newQuality(len(labels), ext.Window(), c.Quality.FlatMicrovolts)
+	if !c.Artifact.Off {
+		if p.art, err = newArtifacts(c.Artifact, ext, labels, fcfg.Step); err != nil {
+			return nil, err
+		}
+	}
 	p.rank = newRanking(ext, labels, c.TopChannels)
 	p.ev = &events{det: det, rules: c.Rules, site: c.Site, bed: c.Bed, algorithm: model.Config().Algorithm,
 		rank: p.rank, sinks: &p.sinks, log: log, wall: p.wall, count: &p.stats.Events, suppressed: &p.stats.Suppressed}
@@ -252,11 +262,21 @@ func (p *Pipeline) window() {
 		kind = invalidProblem
 	}
 	x := p.ext.Vector(p.x)
+	var art artifact.Verdict
+	if kind == okay && p.art != nil {
+		if art = p.art.judge(); art.Kind != artifact.None {
+			kind = artifactProblem
+		}
+	}
+	p.count(kind)
 	score, usable := p.score(kind == okay, x)
-	if kind != okay {
+	switch {
+	case kind == artifactProblem:
+		p.setArtifact(art, end)
+	case kind != okay:
 		st, reason := stateOf(kind, ch, p.channels)
 		p.setState(st, reason, end)
-	} else if p.state != alert.StateOnline {
+	case p.state != alert.StateOnline:
 		p.setState(alert.StateOnline, "signal good", end)
 	}
 	if active := p.ev.window(start, end, score, usable, x); usable && !active {
@@ -276,6 +296,19 @@ func (p *Pipeline) window() {
 	}
 	if p.hooks.Window != nil {
 		p.hooks.Window(p.Stats())
+	}
+}
+
+// count counts a gated window by its cause.
+func (p *Pipeline) count(kind int) {
+	switch kind {
+	case okay:
+	case gapProblem:
+		p.stats.SignalLost++
+	case artifactProblem:
+		p.stats.Artifact++
+	default:
+		p.stats.ElectrodeOff++
 	}
 }
 
@@ -304,6 +337,23 @@ func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
 	st := alert.Status{State: s, Since: p.wall(at), Reason: reason}
 	p.log.Info("state", slog.String("state", string(s)), slog.String("reason", reason))
 	p.sinks.state(st)
+}
+
+// setArtifact publishes the state artifact, again when the kind or the
+// channels change.
+func (p *Pipeline) setArtifact(v artifact.Verdict, at time.Duration) {
+	if p.state == alert.StateArtifact && p.art.same(v) {
+		return
+	}
+	p.art.remember(v)
+	names := make([]string, len(v.Channels))
+	for i, c := range v.Channels {
+		names[i] = p.channels[c]
+	}
+	p.state = alert.StateArtifact
+	reason := v.Kind.String() + " on " + strings.Join(names, ", ")
+	p.log.Info("state", slog.String("state", string(alert.StateArtifact)), slog.String("reason", reason))
+	p.sinks.state(alert.Status{State: alert.StateArtifact, Since: p.wall(at), Reason: reason, Artifact: v.Kind.String(), Channels: names})
 }
 
 // learn applies the learning mode to a usable window.

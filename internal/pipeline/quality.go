@@ -68,6 +68,7 @@ const (
 	satProblem
 	flatProblem
 	invalidProblem // the extractor replaced NaN, Inf or absurd samples
+	artifactProblem
 )
 
 // window judges the window ending at the latest frame: the kind of the

@@ -1,0 +1,304 @@
+package artifact
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Kind is the kind of artifact a window holds.
+type Kind uint8
+
+// Kinds, in the order the rules are tried.
+const (
+	None      Kind = iota
+	Electrode      // electrode pop or movement: a step no cortical potential makes
+	Muscle         // EMG: broadband power above 30 Hz (jaw clench, chewing, frowning)
+	Eye            // blink or eye movement: a large low-frequency deflection at the front
+)
+
+var kindNames = [...]string{None: "none", Electrode: "electrode", Muscle: "muscle", Eye: "eye"}
+
+// String returns "none", "electrode", "muscle" or "eye".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Defaults.
+const (
+	DefaultMuscleRise = 10.0  // dB of γ power over the channel's background
+	DefaultEyeRise    = 8.0   // dB of δ power over the channel's background
+	DefaultStepRise   = 20.0  // dB of the largest sample step over its background (×10 in µV)
+	DefaultStepFloor  = 100.0 // µV: a smaller step is never an electrode artifact
+	DefaultSettle     = 60 * time.Second
+)
+
+// Config configures a Detector. The zero value is on, with the defaults.
+type Config struct {
+	// Off disables artifact rejection: every window is judged clean.
+	Off bool
+	// MuscleRise, EyeRise and StepRise are the rises over the channel's
+	// background, in dB, at which the rules fire (0: the defaults).
+	MuscleRise, EyeRise, StepRise float64
+	// StepFloor is the smallest step, µV, the electrode rule considers
+	// (0: DefaultStepFloor).
+	StepFloor float64
+	// Settle is the time constant with which the background follows a
+	// rise in the signal (0: DefaultSettle); it follows a fall ten times
+	// faster.
+	Settle time.Duration
+}
+
+// ErrConfig is wrapped by New's errors.
+var ErrConfig = errors.New("artifact: invalid config")
+
+func (c Config) withDefaults() (Config, error) {
+	if c.MuscleRise == 0 {
+		c.MuscleRise = DefaultMuscleRise
+	}
+	if c.EyeRise == 0 {
+		c.EyeRise = DefaultEyeRise
+	}
+	if c.StepRise == 0 {
+		c.StepRise = DefaultStepRise
+	}
+	if c.StepFloor == 0 {
+		c.StepFloor = DefaultStepFloor
+	}
+	if c.Settle == 0 {
+		c.Settle = DefaultSettle
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"muscle_rise_db", c.MuscleRise}, {"eye_rise_db", c.EyeRise}, {"step_rise_db", c.StepRise}, {"step_floor_microvolts", c.StepFloor}} {
+		if !(f.v > 0 && f.v < 1000) {
+			return c, fmt.Errorf("%w: %s %g: want a value in (0, 1000)", ErrConfig, f.name, f.v)
+		}
+	}
+	if c.Settle < time.Second || c.Settle > 24*time.Hour {
+		return c, fmt.Errorf("%w: settle %v: want 1s to 24h", ErrConfig, c.Settle)
+	}
+	return c, nil
+}
+
+// Measures are one channel's measures of one window, as features.Extractor
+// gives them: band powers as natural logarithms of µV² (features'
+// delta_power … gamma_power) and the largest sample-to-sample step in µV
+// (Extractor.MaxStep).
+type Measures struct {
+	Delta, Theta, Alpha, Beta, Gamma float64
+	Step                             float64
+}
+
+// Verdict is a Detector's judgement of one window.
+type Verdict struct {
+	Kind Kind
+	// Channels lists the channels that fired the rule, in channel order.
+	// It is the Detector's own slice, valid until the next Judge.
+	Channels []int
+}
+
+// Detector judges windows one after another against each channel's own
+// recent background. It allocates nothing after New.
+type Detector struct {
+	cfg              Config
+	frontal          []bool
+	muscle, eye, stp float64 // thresholds in natural-log units
+	up, down         float64 // background adaptation per window
+	bg               []Measures
+	rise             []Measures
+	started          bool
+	hits             []int
+	scratch          []float64
+}
+
+// dB converts decibels of power to natural-log units.
+func dB(x float64) float64 { return x * math.Ln10 / 10 }
+
+// New returns a Detector for channels labelled labels (one per channel;
+// the eye rule looks at the channels whose label names a frontopolar or
+// anterior-frontal electrode, see Frontal) with windows step apart.
+func New(cfg Config, labels []string, step time.Duration) (*Detector, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if step <= 0 {
+		return nil, fmt.Errorf("%w: window step %v", ErrConfig, step)
+	}
+	n := len(labels)
+	d := &Detector{
+		cfg: c, frontal: make([]bool, n),
+		muscle: dB(c.MuscleRise), eye: dB(c.EyeRise), stp: dB(c.StepRise),
+		bg: make([]Measures, n), rise: make([]Measures, n),
+		hits: make([]int, 0, n), scratch: make([]float64, n),
+	}
+	for i, l := range labels {
+		d.frontal[i] = Frontal(l)
+	}
+	// Exponential smoothing with time constant Settle upwards and
+	// Settle/10 downwards, per window.
+	d.up = 1 - math.Exp(-step.Seconds()/c.Settle.Seconds())
+	d.down = 1 - math.Exp(-20*step.Seconds()/c.Settle.Seconds())
+	return d, nil
+}
+
+// Frontal reports whether a channel label names a frontopolar (Fp1, Fpz,
+// Fp2) or anterior-frontal (AF3, AF7, …) electrode, alone or in a
+// bipolar derivation ("Fp1-F7"): the electrodes nearest the eyes, where a
+// blink's corneoretinal dipole dominates.
+func Frontal(label string) bool {
+	l := strings.ToUpper(strings.TrimPrefix(label, "EEG "))
+	for _, part := range strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == ' ' || r == '/' }) {
+		if strings.HasPrefix(part, "FP") || strings.HasPrefix(part, "AF") {
+			return true
+		}
+	}
+	return false
+}
+
+// Judge judges a window from each channel's measures (len(m) is the
+// number of labels given to New) and then updates the backgrounds from
+// the window if it was clean. The first window only sets the background.
+func (d *Detector) Judge(m []Measures) Verdict {
+	if d.cfg.Off {
+		return Verdict{}
+	}
+	if !d.started {
+		copy(d.bg, m)
+		d.started = true
+		return Verdict{}
+	}
+	for c := range m {
+		d.rise[c] = Measures{
+			Delta: m[c].Delta - d.bg[c].Delta, Theta: m[c].Theta - d.bg[c].Theta, Alpha: m[c].Alpha - d.bg[c].Alpha,
+			Beta: m[c].Beta - d.bg[c].Beta, Gamma: m[c].Gamma - d.bg[c].Gamma,
+			Step: 2 * (logStep(m[c].Step) - logStep(d.bg[c].Step)),
+		}
+	}
+	v := d.rules(m)
+	if v.Kind == None {
+		d.adapt(m)
+	}
+	return v
+}
+
+// logStep is the log of a step in µV, floored at 1 µV.
+func logStep(s float64) float64 { return math.Log(max(s, 1)) }
+
+func (d *Detector) rules(m []Measures) Verdict {
+	// Electrode: a step of at least StepFloor µV and StepRise over the
+	// channel's background step (a pop), or a rise of every band by
+	// MuscleRise or more (movement: cable sway and electrode shifts are
+	// broadband, a cortical rhythm is not).
+	d.hits = d.hits[:0]
+	for c := range m {
+		r := d.rise[c]
+		pop := m[c].Step >= d.cfg.StepFloor && r.Step >= d.stp
+		if pop || min(r.Delta, r.Theta, r.Alpha, r.Beta, r.Gamma) >= d.muscle {
+			d.hits = append(d.hits, c)
+		}
+	}
+	if len(d.hits) > 0 {
+		return Verdict{Electrode, d.hits}
+	}
+	// Muscle: γ power MuscleRise over background, and more than the rise
+	// of every lower band up to α (EMG is broadband and rises most at the
+	// top; a seizure's rhythm raises the low bands most).
+	for c := range m {
+		r := d.rise[c]
+		lower := logAdd(logAdd(m[c].Delta, m[c].Theta), m[c].Alpha)
+		if r.Gamma >= d.muscle && (r.Gamma > max(r.Delta, r.Theta, r.Alpha) || m[c].Gamma >= lower-math.Ln2) {
+			d.hits = append(d.hits, c)
+		}
+	}
+	if len(d.hits) > 0 {
+		return Verdict{Muscle, d.hits}
+	}
+	// Eye: the power below 8 Hz (δ and θ: a blink lasts 0.2–0.4 s, so its
+	// energy spreads over both) EyeRise over background at a frontal
+	// channel, more than the rise of β and γ, while the median non-frontal
+	// channel's low power rises by less than half of that (a blink's
+	// field falls off steeply behind the eyes).
+	k := 0
+	for c := range m {
+		if !d.frontal[c] {
+			d.scratch[k] = d.low(c, m)
+			k++
+		}
+	}
+	back := median(d.scratch[:k])
+	for c := range m {
+		r, low := d.rise[c], d.low(c, m)
+		if d.frontal[c] && low >= d.eye && low > max(r.Beta, r.Gamma) && back < low/2 {
+			d.hits = append(d.hits, c)
+		}
+	}
+	if len(d.hits) > 0 {
+		return Verdict{Eye, d.hits}
+	}
+	return Verdict{}
+}
+
+// low is the rise of channel c's power below 8 Hz (δ + θ) over its
+// background, in natural-log units.
+func (d *Detector) low(c int, m []Measures) float64 {
+	return logAdd(m[c].Delta, m[c].Theta) - logAdd(d.bg[c].Delta, d.bg[c].Theta)
+}
+
+// logAdd returns log(e^a + e^b).
+func logAdd(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// adapt moves each channel's background towards a clean window's
+// measures: quickly when they are lower, slowly when higher.
+func (d *Detector) adapt(m []Measures) {
+	move := func(bg *float64, x float64) {
+		a := d.up
+		if x < *bg {
+			a = d.down
+		}
+		*bg += a * (x - *bg)
+	}
+	for c := range m {
+		b := &d.bg[c]
+		move(&b.Delta, m[c].Delta)
+		move(&b.Theta, m[c].Theta)
+		move(&b.Alpha, m[c].Alpha)
+		move(&b.Beta, m[c].Beta)
+		move(&b.Gamma, m[c].Gamma)
+		move(&b.Step, m[c].Step)
+	}
+}
+
+// Reset forgets the backgrounds (after a gap or a change of electrodes):
+// the next window sets them again.
+func (d *Detector) Reset() { d.started = false }
+
+// median of s, reordering s; −Inf for an empty s (no channel to compare).
+func median(s []float64) float64 {
+	if len(s) == 0 {
+		return math.Inf(-1)
+	}
+	// Insertion sort: a few dozen channels at most.
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

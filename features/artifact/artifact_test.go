@@ -1,0 +1,221 @@
+package artifact_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/synth"
+	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/features/artifact"
+)
+
+// judged runs a simulated patient through conditioning, features and a
+// Detector, and returns each window's verdict kind and what the
+// simulator says the window overlaps.
+type judgedWindow struct {
+	kind                   artifact.Kind
+	seizure, blink, muscle bool
+}
+
+func judgeSynth(t *testing.T, cfg synth.Config) []judgedWindow {
+	t.Helper()
+	p, err := synth.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := p.Info()
+	labels := make([]string, len(info.Channels))
+	for i, c := range info.Channels {
+		labels[i] = c.Label
+	}
+	e, err := features.New(features.Config{Channels: len(labels), Rate: info.Rate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := artifact.New(artifact.Config{}, labels, features.DefaultStep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ivs := p.Intervals()
+	x := make([]float64, e.Dim())
+	m := make([]artifact.Measures, len(labels))
+	fr := acquire.NewFrame(len(labels))
+	var out []judgedWindow
+	for p.ReadFrame(fr) == nil {
+		if !e.Push(fr.Samples) {
+			continue
+		}
+		e.Vector(x)
+		for c := range m {
+			m[c] = artifact.Measures{Delta: e.Measure(c, features.DeltaPower), Theta: e.Measure(c, features.ThetaPower),
+				Alpha: e.Measure(c, features.AlphaPower), Beta: e.Measure(c, features.BetaPower),
+				Gamma: e.Measure(c, features.GammaPower), Step: e.MaxStep(c)}
+		}
+		w := judgedWindow{kind: d.Judge(m).Kind}
+		end := fr.Time + time.Duration(float64(time.Second)/info.Rate)
+		for _, iv := range ivs {
+			if iv.Start < end && iv.End > end-features.DefaultWindow {
+				switch iv.Text {
+				case synth.TextSeizure:
+					w.seizure = true
+				case synth.TextBlink:
+					w.blink = true
+				case synth.TextMuscle:
+					w.muscle = true
+				}
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// TestSyntheticTruth scores the rules against the simulator's own labels
+// of blinks, muscle bursts and seizures: no seizure window is gated unless
+// an artifact overlaps it, few clean windows are, and a useful share of
+// the artifacts is caught.
+func TestSyntheticTruth(t *testing.T) {
+	cfg := synth.DefaultConfig()
+	cfg.Rate, cfg.Duration, cfg.Seizures, cfg.Seed = 250, 30*time.Minute, 3, 3
+	var clean, cleanGated, sz, blink, blinkGated, muscle, muscleGated int
+	for _, w := range judgeSynth(t, cfg) {
+		gated := w.kind != artifact.None
+		switch {
+		case w.seizure && !w.blink && !w.muscle:
+			sz++
+			if gated {
+				t.Errorf("a seizure window with no artifact was gated as %v", w.kind)
+			}
+		case w.blink:
+			blink++
+			if gated {
+				blinkGated++
+			}
+		case w.muscle:
+			muscle++
+			if gated {
+				muscleGated++
+			}
+		default:
+			clean++
+			if gated {
+				cleanGated++
+			}
+		}
+	}
+	t.Logf("seizure windows %d; clean %d, gated %d; blink %d, gated %d; muscle %d, gated %d", sz, clean, cleanGated, blink, blinkGated, muscle, muscleGated)
+	if sz == 0 || blink == 0 || muscle == 0 {
+		t.Fatal("the simulated recording lacks seizures, blinks or muscle bursts")
+	}
+	if float64(cleanGated) > 0.02*float64(clean) {
+		t.Errorf("%d of %d clean windows gated, want at most 2 %%", cleanGated, clean)
+	}
+	if float64(blinkGated) < 0.4*float64(blink) {
+		t.Errorf("%d of %d windows with a blink gated, want at least 40 %%", blinkGated, blink)
+	}
+	if float64(muscleGated) < 0.3*float64(muscle) {
+		t.Errorf("%d of %d windows with a muscle burst gated, want at least 30 %%", muscleGated, muscle)
+	}
+}
+
+func TestFrontal(t *testing.T) {
+	for label, want := range map[string]bool{
+		"Fp1": true, "EEG Fp2-F8": true, "FPZ": true, "AF7": true, "F7-Fp1": true,
+		"F3": false, "C3-P3": false, "T7-P7": false, "ch0": false, "": false,
+	} {
+		if got := artifact.Frontal(label); got != want {
+			t.Errorf("Frontal(%q) = %v, want %v", label, got, want)
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  artifact.Config
+		want string
+	}{
+		{artifact.Config{MuscleRise: -3}, "muscle_rise_db -3"},
+		{artifact.Config{EyeRise: 5000}, "eye_rise_db 5000"},
+		{artifact.Config{StepFloor: -1}, "step_floor_microvolts -1"},
+		{artifact.Config{Settle: time.Millisecond}, "settle 1ms"},
+	} {
+		_, err := artifact.New(tt.cfg, []string{"Fp1"}, time.Second)
+		if !errors.Is(err, artifact.ErrConfig) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("New(%+v) = %v, want ErrConfig naming %q", tt.cfg, err, tt.want)
+		}
+	}
+	if _, err := artifact.New(artifact.Config{}, []string{"Fp1"}, 0); !errors.Is(err, artifact.ErrConfig) {
+		t.Errorf("a zero step gave %v", err)
+	}
+}
+
+// TestRules drives each rule with measures made up for the purpose.
+func TestRules(t *testing.T) {
+	labels := []string{"Fp1", "Fp2", "C3", "C4"}
+	base := artifact.Measures{Delta: 4, Theta: 3.5, Alpha: 3.5, Beta: 3, Gamma: 2, Step: 10}
+	for _, tt := range []struct {
+		name string
+		mod  func(m []artifact.Measures)
+		want artifact.Kind
+		ch   []int
+	}{
+		{"clean", func([]artifact.Measures) {}, artifact.None, nil},
+		{"pop", func(m []artifact.Measures) { m[2].Step = 400 }, artifact.Electrode, []int{2}},
+		{"small step is no pop", func(m []artifact.Measures) { m[2].Step = 90 }, artifact.None, nil},
+		{"movement", func(m []artifact.Measures) {
+			m[3] = artifact.Measures{Delta: 7, Theta: 6.5, Alpha: 6.5, Beta: 6, Gamma: 5, Step: 20}
+		}, artifact.Electrode, []int{3}},
+		{"jaw clench", func(m []artifact.Measures) { m[2].Gamma, m[3].Gamma = 5, 5.5 }, artifact.Muscle, []int{2, 3}},
+		{"rhythm is not muscle", func(m []artifact.Measures) { m[2].Gamma, m[2].Theta = 5, 8 }, artifact.None, nil},
+		{"blink", func(m []artifact.Measures) { m[0].Delta, m[1].Delta = 7, 6.8 }, artifact.Eye, []int{0, 1}},
+		{"slow waves everywhere are not a blink", func(m []artifact.Measures) {
+			for c := range m {
+				m[c].Delta = 7
+			}
+		}, artifact.None, nil},
+		{"slow waves behind are not a blink", func(m []artifact.Measures) { m[2].Delta = 8 }, artifact.None, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := artifact.New(artifact.Config{}, labels, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := []artifact.Measures{base, base, base, base}
+			for i := 0; i < 5; i++ {
+				d.Judge(m)
+			}
+			tt.mod(m)
+			v := d.Judge(m)
+			if v.Kind != tt.want || len(v.Channels) != len(tt.ch) {
+				t.Fatalf("verdict %v on %v, want %v on %v", v.Kind, v.Channels, tt.want, tt.ch)
+			}
+			for i := range tt.ch {
+				if v.Channels[i] != tt.ch[i] {
+					t.Fatalf("verdict %v on %v, want %v on %v", v.Kind, v.Channels, tt.want, tt.ch)
+				}
+			}
+		})
+	}
+}
+
+func TestJudgeAllocatesNothing(t *testing.T) {
+	labels := []string{"Fp1", "Fp2", "C3", "C4"}
+	d, err := artifact.New(artifact.Config{}, labels, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := make([]artifact.Measures, 4)
+	i := 0
+	if n := testing.AllocsPerRun(1000, func() {
+		for c := range m {
+			m[c] = artifact.Measures{Delta: 4 + float64(i%7), Theta: 3, Alpha: 3, Beta: 2, Gamma: 1 + float64(i%5), Step: 10}
+		}
+		i++
+		d.Judge(m)
+	}); n != 0 {
+		t.Fatalf("Judge allocates %v times", n)
+	}
+}

@@ -1,0 +1,73 @@
+// Package artifact recognises the windows of EEG that hold artifacts
+// rather than brain activity — muscle, eyes, electrodes — so that a
+// seizure detector neither scores nor learns them.
+//
+// A Detector judges each window from per-channel measures that
+// features.Extractor computes anyway: the log band powers δ (0.5–4 Hz),
+// θ, α, β and γ (30–70 Hz) of the conditioned signal and the largest
+// sample-to-sample step. Every rule compares a channel with its own
+// background, not with fixed microvolts: amplifiers, electrodes, montages
+// and patients differ by more than an order of magnitude in absolute
+// power (the OpenBCI Cyton recording in the test data has a γ floor of
+// about 200 µV², ten times a clinical amplifier's), while an artifact is
+// a large change against what the same channel was just doing.
+//
+// # Background
+//
+// Each channel keeps, per measure, an exponentially smoothed background
+// that follows a rise with time constant Config.Settle (default 60 s) and
+// a fall twenty times faster, and that only clean windows update: a
+// tracker of the signal's floor in the spirit of minimum statistics
+// (Martin, IEEE Trans. Speech Audio Process. 9:504, 2001). The first
+// window sets it. Consequences: an artifact that is present from the very
+// first window is taken for background until clean windows pull the
+// background down (a few seconds); a change that lasts (a new electrode,
+// a seizure of minutes) is absorbed within minutes, so the rules look for
+// transients, as artifacts are.
+//
+// # Rules
+//
+// Rises are in dB of power over the background; a window is an artifact
+// when any channel fires a rule, tried in this order:
+//
+//   - electrode (pop, movement): the largest step between consecutive
+//     samples is at least Config.StepFloor (100 µV) and Config.StepRise
+//     (20 dB, ten times in µV) over the channel's usual largest step — an
+//     electrode pop is a near-instant jump of hundreds of µV that no
+//     cortical generator produces (Tatum, Dworetzky & Schomer, J Clin
+//     Neurophysiol 28:252, 2011) — or every band from δ to γ rises by
+//     Config.MuscleRise or more at once: cable sway and electrode shifts
+//     are broadband, whereas a seizure's rhythm raises some bands far more
+//     than others.
+//   - muscle (jaw clench, chewing, frowning): γ power rises by
+//     Config.MuscleRise (10 dB) or more, and either more than δ, θ and α
+//     do or to within 3 dB of their sum. EMG is broadband with most of its
+//     power above 20–30 Hz (Goncharova et al., Clin Neurophysiol 114:1580,
+//     2003; Muthukumaraswamy, Front Hum Neurosci 7:138, 2013), while the
+//     rhythmic discharges of most seizures raise δ to α power far more.
+//   - eye (blink, eye movement): the power below 8 Hz rises by
+//     Config.EyeRise (8 dB) at a frontal channel — a label naming Fp1,
+//     Fpz, Fp2 or an AF electrode (Frontal) — by more than β and γ do,
+//     while the median non-frontal channel's rises by less than half as
+//     many dB. The eye is a corneoretinal dipole: a blink is a slow
+//     deflection of 100–300 µV at Fp1/Fp2 that falls off steeply behind
+//     the front of the head (Croft & Barry, Neurophysiol Clin 30:5, 2000).
+//     Without frontal labels the rule cannot fire: name the channels.
+//
+// # Limits
+//
+// Rules on spectra of two-second windows cannot tell every artifact from
+// every seizure. A seizure that starts with low-voltage fast activity
+// (β/γ) at a temporal electrode can look like muscle for its first
+// seconds; a frontal seizure with slow, frontally maximal waves can look
+// like eye movement. Both are then gated — not scored, not learned — for
+// as long as the rule holds, which delays rather than hides a seizure
+// that evolves, as most do. The settings are in the daemon's [artifact]
+// section so a site can loosen them; Config.Off disables the rules.
+//
+// On the simulated patient (acquire/synth, which draws blinks and muscle
+// bursts with labels) and on the real OpenBCI recording the rules gate
+// no window inside a seizure unless an artifact overlaps it; the tests
+// measure both (artifact_test.go, and internal/pipeline for the real
+// recording).
+package artifact

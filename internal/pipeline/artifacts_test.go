@@ -1,0 +1,93 @@
+package pipeline
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/acquire/recording"
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/internal/datadir"
+)
+
+// cytonMontage is the 10-20 placement OpenBCI's Cyton guide gives for its
+// eight inputs; the recording's file does not name its electrodes.
+var cytonMontage = []string{"Fp1", "Fp2", "C3", "C4", "P7", "P8", "O1", "O2"}
+
+// TestArtifactsOnRealCyton replays the real OpenBCI recording (a healthy
+// person blinking, clenching the jaw and closing the eyes) and checks
+// that the jaw clenches and blinks are gated as artifacts, named by kind
+// and channel, and that gated windows are not scored. The seconds below
+// are the ends of the windows the rules flag, read off the signal (jaw
+// clenches: γ power 10–17 dB over background on C3/P7/P8 at 10–15 s and
+// 83–86 s; blinks: δ+θ power 8–22 dB over background at Fp1/Fp2).
+func TestArtifactsOnRealCyton(t *testing.T) {
+	path := datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+	src, _, err := recording.Open(path, &recording.Opts{Labels: cytonMontage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	sink := &collect{}
+	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[time.Duration]string{}
+	var cur string
+	states := sink.states
+	for _, sc := range sink.scores {
+		for len(states) > 0 && !states[0].Since.After(sc.T) {
+			cur = states[0].Artifact
+			if states[0].State != alert.StateArtifact {
+				cur = ""
+			}
+			states = states[1:]
+		}
+		if cur != "" {
+			if sc.Usable {
+				t.Errorf("window ending at %v is in state artifact but was scored", sc.Offset)
+			}
+			kinds[sc.Offset.Round(time.Second)] = cur
+		}
+	}
+	for _, w := range []struct {
+		from, to int
+		kind     string
+		least    int
+	}{
+		{10, 15, "muscle", 5}, // jaw clench
+		{83, 86, "muscle", 3}, // jaw clench
+		{77, 82, "eye", 4},    // blinks
+		{87, 89, "electrode", 3},
+	} {
+		n := 0
+		for s := w.from; s <= w.to; s++ {
+			if kinds[time.Duration(s)*time.Second] == w.kind {
+				n++
+			}
+		}
+		if n < w.least {
+			t.Errorf("%d of the windows ending at %d–%d s are %s, want at least %d (all: %v)", n, w.from, w.to, w.kind, w.least, kinds)
+		}
+	}
+	st := p.Stats()
+	if st.Artifact != int64(len(kinds)) {
+		t.Errorf("Stats.Artifact = %d, %d windows were in state artifact", st.Artifact, len(kinds))
+	}
+	// The quiet stretch with the eyes closed (alpha, 30–50 s) is clean.
+	for s := 30; s <= 50; s++ {
+		if k := kinds[time.Duration(s)*time.Second]; k != "" {
+			t.Errorf("window ending at %d s (eyes closed, alpha) gated as %s", s, k)
+		}
+	}
+	for _, s := range sink.states {
+		if s.State == alert.StateArtifact && (s.Artifact == "" || len(s.Channels) == 0) {
+			t.Errorf("artifact state without kind or channels: %+v", s)
+		}
+	}
+	t.Logf("%d windows, %d artifact: %v", st.Windows, st.Artifact, kinds)
+}
