@@ -1,5 +1,5 @@
 // Command ictal holds ictal's offline tools: synthetic EEG, EDF inspection,
-// capture from hardware, replay and scoring, training, and the reproduction
+// capture from hardware, replay and scoring, training and model inspection, and the reproduction
 // of Wang & Pineau's experiments. Machine-readable output is JSON Lines or
 // CSV on stdout; progress and diagnostics go to stderr.
 package main
