@@ -1,5 +1,5 @@
 // Command ictal holds ictal's offline tools: synthetic EEG, EDF inspection,
-// capture from hardware, replay and scoring, training, and the reproduction
+// capture from hardware, replay and scoring, training and model inspection, and the reproduction
 // of Wang & Pineau's experiments. Machine-readable output is JSON Lines or
 // CSV on stdout; progress and diagnostics go to stderr.
 package main
@@ -11,6 +11,10 @@ import (
 	"github.com/ictal/ictal/internal/cli"
 )
 
+// version is set at build time: -ldflags "-X main.version=v1.2.3". Model
+// files record it (modelfile.Meta.Program).
+var version = "dev"
+
 // commands lists the subcommands in the order usage prints them, as the
 // go command lists its own: one entry here, one file (NAME.go)
 // implementing it. cmd/ictald dispatches the same way (internal/cli).
@@ -21,6 +25,7 @@ var commands = []cli.Command{
 	{Name: "capture", Summary: "capture frames from hardware as CSV", Run: runCapture},
 	{Name: "train", Summary: "bootstrap a patient-specific model from annotated EDF recordings", Run: runTrain},
 	{Name: "replay", Summary: "run the pipeline over a recording as fast as possible and report its events", Run: runReplay},
+	{Name: "model", Summary: "inspect model files: model info FILE prints how a model was built, as JSON", Run: runModel},
 	{Name: "score", Summary: "score detections against reference seizures (SzCORE event and sample scoring)", Run: runScore},
 	{Name: "bonn", Summary: "Bonn epilepsy EEG benchmark and continuous recordings spliced from its segments", Run: runBonn},
 	{Name: "paper", Summary: "reproduce Wang & Pineau's experiments: cv, drift, curve, plots", Run: runPaper},

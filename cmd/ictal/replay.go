@@ -8,15 +8,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"os/signal"
 	"regexp"
 	"syscall"
-
-	"github.com/ictal/ictal/internal/checkpoint"
+	"time"
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -56,11 +55,11 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer r.Close()
-	d, err := mf.dim(r)
+	want, err := modelfile.Describe(mf.features(), r.Info())
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	model, err := replayModel(*modelPath, path, d, &mf)
+	model, meta, err := replayModel(*modelPath, path, want, &mf, stderr)
 	if err != nil {
 		return err
 	}
@@ -86,33 +85,38 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *save != "" {
-		b, err := model.MarshalBinary()
-		if err != nil {
-			return err
+		if rep.LearnedPos+rep.LearnedNeg > 0 {
+			meta.Training = append(meta.Training, trainedOn(path, rep))
 		}
-		return checkpoint.Save(*save, b) // atomic, as train writes its model
+		meta.Program, meta.Created = program(), time.Now().UTC().Truncate(time.Second)
+		return modelfile.WriteFile(*save, meta, model) // atomic, as train writes its model
 	}
 	return nil
 }
 
-// replayModel loads the model at modelPath, checking that it takes the d
-// features the recording at path makes, or makes a new one from mf.
-func replayModel(modelPath, path string, d int, mf *modelFlags) (classifier.Model, error) {
+// replayModel loads the model at modelPath, checking that it was built
+// for the pipeline that want describes (the recording at path with mf's
+// feature flags), or makes a new one from mf. A model file without
+// metadata is checked on its dimension alone, with a warning on stderr.
+// The Meta returned is what -save records: want, with the training
+// recordings of the model loaded.
+func replayModel(modelPath, path string, want modelfile.Meta, mf *modelFlags, stderr io.Writer) (classifier.Model, modelfile.Meta, error) {
 	if modelPath == "" {
-		return classifier.New(mf.classifierConfig(d))
+		m, err := classifier.New(mf.classifierConfig(want.Features.Dim))
+		return m, want, err
 	}
-	b, err := os.ReadFile(modelPath)
+	meta, model, err := modelfile.ReadFile(modelPath)
 	if err != nil {
-		return nil, err
+		return nil, modelfile.Meta{}, err
 	}
-	model, err := classifier.Load(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", modelPath, err)
+	if err := meta.Check(want); err != nil {
+		return nil, modelfile.Meta{}, fmt.Errorf("%s cannot score %s with these flags (train and replay need the same montage and feature settings): %w", modelPath, path, err)
 	}
-	if model.Config().Features != d {
-		return nil, fmt.Errorf("%s takes %d features; %s with these feature settings makes %d (was it trained on the same montage?)", modelPath, model.Config().Features, path, d)
+	if meta.Legacy {
+		fmt.Fprintf(stderr, "warning: %s has no metadata (written before models recorded how they were built): only its feature dimension (%d) could be checked\n", modelPath, meta.Classifier.Features)
 	}
-	return model, nil
+	want.Training = append([]modelfile.Recording(nil), meta.Training...)
+	return model, want, nil
 }
 
 // replayMode is the learning mode of -learn: annotations when the file

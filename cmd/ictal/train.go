@@ -9,10 +9,13 @@ import (
 	"io"
 	"log/slog"
 	"os/signal"
+	"path/filepath"
 	"syscall"
+	"time"
 
+	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/classifier"
-	"github.com/ictal/ictal/internal/daemon"
+	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -25,7 +28,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	var mf modelFlags
 	mf.add(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal train -o MODEL [flags] FILE.edf...\n\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, for\n`ictal replay -model` or ictald's classifier.model.")
+		fmt.Fprintln(stderr, "usage: ictal train -o MODEL [flags] FILE.edf...\n\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, with how\nit was built (`ictal model info`), for `ictal replay -model` or ictald's\nclassifier.model. The recordings must make the same features (montage).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -39,22 +42,18 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	enc := json.NewEncoder(stdout)
-	var model classifier.Model
+	var (
+		model classifier.Model
+		meta  modelfile.Meta // the first recording's pipeline, then the training
+	)
 	for _, path := range fs.Args() {
 		r, err := mf.openReplay(path)
 		if err != nil {
 			return err
 		}
-		if model == nil {
-			d, err := mf.dim(r)
-			if err != nil {
-				r.Close()
-				return fmt.Errorf("%s: %w", path, err)
-			}
-			if model, err = classifier.New(mf.classifierConfig(d)); err != nil {
-				r.Close()
-				return err
-			}
+		if model, err = trainModel(model, &meta, r, path, &mf); err != nil {
+			r.Close()
+			return err
 		}
 		src, err := labelsFor(r, path, *labels)
 		if err != nil {
@@ -71,6 +70,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		if rep.Seizures == 0 {
 			fmt.Fprintf(stderr, "warning: %s has no seizure annotation: it only teaches what non-seizure looks like\n", path)
 		}
+		meta.Training = append(meta.Training, trainedOn(path, rep))
 		if err := enc.Encode(rep); err != nil {
 			return err
 		}
@@ -78,9 +78,43 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			return ctx.Err()
 		}
 	}
-	if err := daemon.SaveModel(*out, model); err != nil {
+	meta.Program, meta.Created = program(), time.Now().UTC().Truncate(time.Second)
+	if err := modelfile.WriteFile(*out, meta, model); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "model written to %s\n", *out)
 	return nil
 }
+
+// trainModel returns the model to train on the recording r at path: a new
+// one for the first recording, whose pipeline *meta then describes, or
+// model itself when r makes the same features (a recording of another
+// montage or rate the features cannot follow is refused, naming the
+// difference).
+func trainModel(model classifier.Model, meta *modelfile.Meta, r acquire.Source, path string, mf *modelFlags) (classifier.Model, error) {
+	want, err := modelfile.Describe(mf.features(), r.Info())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if model != nil {
+		if err := meta.Check(want); err != nil {
+			return nil, fmt.Errorf("%s does not fit the model trained on %s: %w", path, meta.Training[0].File, err)
+		}
+		return model, nil
+	}
+	if model, err = classifier.New(mf.classifierConfig(want.Features.Dim)); err != nil {
+		return nil, err
+	}
+	*meta = want
+	meta.Classifier = model.Config()
+	return model, nil
+}
+
+// trainedOn describes a recording a model learned from, for its metadata.
+func trainedOn(path string, rep fileReport) modelfile.Recording {
+	return modelfile.Recording{File: filepath.Base(path), Duration: rep.Duration, Seizures: rep.Seizures,
+		Windows: rep.LearnedPos + rep.LearnedNeg}
+}
+
+// program names this program and its version in model files.
+func program() string { return "ictal " + version }

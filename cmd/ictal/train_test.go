@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/modelfile"
 )
 
 func TestTrainAndReplay(t *testing.T) {
@@ -39,8 +40,14 @@ func TestTrainAndReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := classifier.Load(mb); err != nil {
+	meta, _, err := modelfile.Decode(mb)
+	if err != nil {
 		t.Fatal(err)
+	}
+	wantTraining := []modelfile.Recording{{File: "a.edf", Duration: rep.Duration, Seizures: 3, Windows: rep.LearnedPos + rep.LearnedNeg}}
+	if meta.Legacy || meta.Program != "ictal dev" || meta.Created.IsZero() || !reflect.DeepEqual(meta.Training, wantTraining) ||
+		meta.Features.Window != 2 || meta.Features.Step != 1 || len(meta.Channels) != 4 || meta.Rate != 256 {
+		t.Errorf("model metadata %+v", meta)
 	}
 	out.Reset()
 	if code := run([]string{"replay", "-model", model, b}, &out, &errb); code != 0 {
@@ -77,5 +84,172 @@ func TestTrainAndReplay(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"train", a}, &out, &errb); code != 1 {
 		t.Errorf("train without -o: %d", code)
+	}
+}
+
+// synthFiles writes short simulated recordings of 4 channels (a, b; one seizure each) and 8
+// channels (c8) in dir.
+func synthFiles(t *testing.T, dir string) (a, b, c8 string) {
+	t.Helper()
+	a, b, c8 = filepath.Join(dir, "a.edf"), filepath.Join(dir, "b.edf"), filepath.Join(dir, "c8.edf")
+	var out, errb bytes.Buffer
+	for _, args := range [][]string{
+		{"synth", "-o", a, "-duration", "4m", "-seizures", "1", "-seed", "3", "-channels", "4"},
+		{"synth", "-o", b, "-duration", "4m", "-seizures", "1", "-seed", "4", "-channels", "4"},
+		{"synth", "-o", c8, "-duration", "1m", "-seizures", "0", "-seed", "5", "-channels", "8"},
+	} {
+		if code := run(args, &out, &errb); code != 0 {
+			t.Fatalf("%v: %s", args, errb.String())
+		}
+	}
+	return a, b, c8
+}
+
+// The case of issue 12: a model trained with -window 4s -step 2s was
+// silently accepted by a replay with 2 s and 1 s. It is refused, naming
+// both differences; with the same flags it is accepted.
+func TestReplayRefusesModelOfOtherFeatures(t *testing.T) {
+	dir := t.TempDir()
+	a, b, _ := synthFiles(t, dir)
+	model := filepath.Join(dir, "m.model")
+	var out, errb bytes.Buffer
+	if code := run([]string{"train", "-o", model, "-window", "4s", "-step", "2s", a}, &out, &errb); code != 0 {
+		t.Fatalf("train: %s", errb.String())
+	}
+	errb.Reset()
+	code := run([]string{"replay", "-learn", "off", "-model", model, b}, &out, &errb)
+	if code != 1 {
+		t.Fatalf("replay with 2s/1s exited %d: %s", code, errb.String())
+	}
+	for _, want := range []string{model + " cannot score " + b, "window: model 4s, pipeline 2s", "step: model 2s, pipeline 1s"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("error %q lacks %q", errb.String(), want)
+		}
+	}
+	errb.Reset()
+	if code := run([]string{"replay", "-learn", "off", "-window", "4s", "-step", "2s", "-model", model, b}, &out, &errb); code != 0 {
+		t.Errorf("replay with the model's own flags: %d %s", code, errb.String())
+	}
+}
+
+// train refuses a recording that does not fit the model built on the
+// first one (another montage), naming the file and the difference.
+func TestTrainRefusesOtherMontage(t *testing.T) {
+	dir := t.TempDir()
+	a, _, c8 := synthFiles(t, dir)
+	var out, errb bytes.Buffer
+	if code := run([]string{"train", "-o", filepath.Join(dir, "m.model"), a, c8}, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), c8+" does not fit the model trained on a.edf") || !strings.Contains(errb.String(), "feature dimension: model 68, pipeline 136") {
+		t.Errorf("train on 4 then 8 channels: %d %s", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.model")); err == nil {
+		t.Error("a model was written")
+	}
+}
+
+// A model file written before models carried metadata (the classifier's
+// bytes alone) is accepted by replay with a one-line warning, and
+// `model info` prints it as legacy.
+func TestLegacyModel(t *testing.T) {
+	dir := t.TempDir()
+	a, b, _ := synthFiles(t, dir)
+	model, legacy := filepath.Join(dir, "m.model"), filepath.Join(dir, "old.model")
+	var out, errb bytes.Buffer
+	if code := run([]string{"train", "-o", model, a}, &out, &errb); code != 0 {
+		t.Fatalf("train: %s", errb.String())
+	}
+	_, m, err := modelfile.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(legacy, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"replay", "-learn", "off", "-model", legacy, b}, &out, &errb); code != 0 {
+		t.Fatalf("replay of a legacy model: %d %s", code, errb.String())
+	}
+	want := "warning: " + legacy + " has no metadata (written before models recorded how they were built): only its feature dimension (68) could be checked\n"
+	if errb.String() != want {
+		t.Errorf("stderr %q\nwant   %q", errb.String(), want)
+	}
+	out.Reset()
+	if code := run([]string{"model", "info", legacy}, &out, &errb); code != 0 {
+		t.Fatalf("model info: %s", errb.String())
+	}
+	var info map[string]any
+	if err := json.Unmarshal(out.Bytes(), &info); err != nil {
+		t.Fatalf("%s: %v", out.String(), err)
+	}
+	c, _ := info["classifier"].(map[string]any)
+	if len(info) != 2 || info["legacy"] != true || c["Features"] != 68.0 {
+		t.Errorf("model info of a legacy file: %s", out.String())
+	}
+}
+
+func TestModelInfo(t *testing.T) {
+	dir := t.TempDir()
+	a, b, _ := synthFiles(t, dir)
+	model, saved := filepath.Join(dir, "m.model"), filepath.Join(dir, "saved.model")
+	var out, errb bytes.Buffer
+	if code := run([]string{"train", "-o", model, "-window", "4s", "-step", "2s", a}, &out, &errb); code != 0 {
+		t.Fatalf("train: %s", errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"model", "info", model}, &out, &errb); code != 0 {
+		t.Fatalf("model info: %s", errb.String())
+	}
+	if !strings.HasPrefix(out.String(), "{\n  \"program\": \"ictal dev\",\n") {
+		t.Errorf("not indented JSON:\n%s", out.String())
+	}
+	var meta modelfile.Meta
+	if err := json.Unmarshal(out.Bytes(), &meta); err != nil {
+		t.Fatalf("%s: %v", out.String(), err)
+	}
+	if meta.Features.Window != 4 || meta.Features.Step != 2 || meta.Features.Dim != 68 || meta.Classifier.Features != 68 ||
+		meta.Conditioning == "" || len(meta.Training) != 1 || meta.Training[0].File != "a.edf" || meta.Training[0].Seizures != 1 {
+		t.Errorf("model info: %+v", meta)
+	}
+	// replay -save appends the recording it learned from.
+	if code := run([]string{"replay", "-learn", "annotations", "-window", "4s", "-step", "2s", "-model", model, "-save", saved, b}, &out, &errb); code != 0 {
+		t.Fatalf("replay -save: %s", errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"model", "info", saved}, &out, &errb); code != 0 {
+		t.Fatalf("model info: %s", errb.String())
+	}
+	meta = modelfile.Meta{}
+	if err := json.Unmarshal(out.Bytes(), &meta); err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.Training) != 2 || meta.Training[1].File != "b.edf" || meta.Training[1].Windows == 0 {
+		t.Errorf("saved model's training: %+v", meta.Training)
+	}
+	// A truncated file is refused, naming it.
+	mb, _ := os.ReadFile(model)
+	trunc := filepath.Join(dir, "trunc.model")
+	os.WriteFile(trunc, mb[:len(mb)-1], 0o600)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"truncated", []string{"model", "info", trunc}, "ictal model: " + trunc + ": modelfile: corrupt model file"},
+		{"missing", []string{"model", "info", filepath.Join(dir, "none")}, "none: no such file"},
+		{"no file", []string{"model", "info"}, "one model file is required"},
+		{"no subcommand", []string{"model"}, "missing subcommand"},
+		{"replay of a truncated file", []string{"replay", "-model", trunc, b}, trunc + ": modelfile: corrupt model file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run(tt.args, &out, &errb); code == 0 || !strings.Contains(errb.String(), tt.want) {
+				t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errb.String(), tt.want)
+			}
+		})
 	}
 }

@@ -106,7 +106,7 @@ func cmdRun(args []string, stderr io.Writer) error {
 	}()
 	start := time.Now()
 	err = daemon.Run(ctx, cfg, log, daemon.Options{
-		Rules: rules, Ready: sdn.ready, Window: sdn.window,
+		Rules: rules, Ready: sdn.ready, Window: sdn.window, Program: "ictald " + version,
 	})
 	log.Info("ictald stopped", slog.Duration("uptime", time.Since(start).Round(time.Second)), slog.Any("err", err))
 	return err

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/modelfile"
 )
 
 // build compiles ictald into a temporary directory.
@@ -98,8 +98,8 @@ jsonl = "-"
 	if err != nil {
 		t.Fatalf("no checkpoint: %v\n%s", err, stderr.String())
 	}
-	if _, err := classifier.Load(b); err != nil {
-		t.Fatal(err)
+	if meta, _, err := modelfile.Decode(b); err != nil || meta.Legacy || meta.Program != "ictald dev" {
+		t.Fatalf("checkpoint: %v, %+v", err, meta)
 	}
 	for _, want := range []string{"configuration rejected", "decision rule reloaded", "ictald stopped"} {
 		if !strings.Contains(stderr.String(), want) {

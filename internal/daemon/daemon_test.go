@@ -3,39 +3,53 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
+
+// testMeta is the description of a pipeline making 4 features.
+func testMeta() modelfile.Meta {
+	return modelfile.Meta{
+		Features:     modelfile.Features{Window: 2, Step: 1, Names: []string{"line_length", "rms"}, Dim: 4},
+		Conditioning: "highpass 0.5 Hz, lowpass 70 Hz, mains both",
+		Rate:         256,
+		Channels:     []string{"Fp1", "Fp2"},
+	}
+}
 
 func TestLoadModelFallbacks(t *testing.T) {
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, "model.ckpt")
 	cfg := classifier.Config{Algorithm: "UOB", Features: 4}
+	want := testMeta()
 	log := slog.New(slog.DiscardHandler)
 
-	m, from, err := LoadModel(ckpt, "", cfg, log)
+	m, _, from, err := LoadModel(ckpt, "", cfg, want, log)
 	if err != nil || from != "new untrained model" {
 		t.Fatalf("first start: %v, %q", err, from)
 	}
 	m.Learn([]float64{1, 2, 3, 4}, true)
-	if err := SaveModel(ckpt, m); err != nil {
+	if err := modelfile.WriteFile(ckpt, want, m); err != nil {
 		t.Fatal(err)
 	}
-	if _, from, err = LoadModel(ckpt, "", cfg, log); err != nil || !strings.HasPrefix(from, "checkpoint") {
+	if _, _, from, err = LoadModel(ckpt, "", cfg, want, log); err != nil || !strings.HasPrefix(from, "checkpoint") {
 		t.Fatalf("restart: %v, %q", err, from)
 	}
 	// A truncated checkpoint is set aside and the daemon starts fresh.
 	b, _ := os.ReadFile(ckpt)
 	os.WriteFile(ckpt, b[:len(b)/2], 0o600)
 	var logs bytes.Buffer
-	m2, from, err := LoadModel(ckpt, "", cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	m2, _, from, err := LoadModel(ckpt, "", cfg, want, slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil || from != "new untrained model" || m2 == nil {
 		t.Fatalf("corrupt checkpoint: %v, %q", err, from)
 	}
@@ -49,16 +63,116 @@ func TestLoadModelFallbacks(t *testing.T) {
 	// A checkpoint of another dimension is set aside too, and the trained
 	// bootstrap model takes over.
 	other, _ := classifier.New(classifier.Config{Algorithm: "UOB", Features: 6})
-	SaveModel(ckpt, other)
+	wide := want
+	wide.Features.Dim = 6
+	modelfile.WriteFile(ckpt, wide, other)
 	boot := filepath.Join(dir, "patient.model")
-	SaveModel(boot, m)
-	if _, from, err = LoadModel(ckpt, boot, cfg, log); err != nil || !strings.HasPrefix(from, "trained model") {
+	modelfile.WriteFile(boot, want, m)
+	if _, _, from, err = LoadModel(ckpt, boot, cfg, want, log); err != nil || !strings.HasPrefix(from, "trained model") {
 		t.Fatalf("dimension change: %v, %q", err, from)
 	}
 	// A bad bootstrap model is an error: it was configured explicitly.
 	os.WriteFile(boot, []byte("nonsense"), 0o600)
-	if _, _, err = LoadModel(filepath.Join(dir, "none.ckpt"), boot, cfg, log); err == nil {
-		t.Error("a corrupt classifier.model was accepted")
+	if _, _, _, err = LoadModel(filepath.Join(dir, "none.ckpt"), boot, cfg, want, log); err == nil || !strings.Contains(err.Error(), boot) {
+		t.Errorf("a corrupt classifier.model: %v", err)
+	}
+}
+
+// A checkpoint or bootstrap model built for another configuration of the
+// same dimension (here a 4 s window and 2 s step, the daemon 2 s and 1 s)
+// is handled as a dimension mismatch: the checkpoint set aside, the
+// bootstrap refused, naming the difference.
+func TestLoadModelConfigurationMismatch(t *testing.T) {
+	dir := t.TempDir()
+	ckpt, boot := filepath.Join(dir, "model.ckpt"), filepath.Join(dir, "patient.model")
+	cfg := classifier.Config{Algorithm: "UOB", Features: 4}
+	want := testMeta()
+	trained := want
+	trained.Features.Window, trained.Features.Step = 4, 2
+	m, _ := classifier.New(cfg)
+	modelfile.WriteFile(ckpt, trained, m)
+	var logs bytes.Buffer
+	_, _, from, err := LoadModel(ckpt, "", cfg, want, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil || from != "new untrained model" {
+		t.Fatalf("checkpoint of another window: %v, %q", err, from)
+	}
+	if set, _ := filepath.Glob(ckpt + ".corrupt-*"); len(set) != 1 || !strings.Contains(logs.String(), "window: model 4s, pipeline 2s") {
+		t.Errorf("set aside as %v; log %s", set, logs.String())
+	}
+	modelfile.WriteFile(boot, trained, m)
+	_, _, _, err = LoadModel(ckpt, boot, cfg, want, slog.New(slog.DiscardHandler))
+	if !errors.Is(err, modelfile.ErrMismatch) {
+		t.Fatalf("bootstrap of another window: %v", err)
+	}
+	for _, s := range []string{"classifier.model " + boot, "window: model 4s, pipeline 2s", "step: model 2s, pipeline 1s"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q lacks %q", err, s)
+		}
+	}
+}
+
+// A checkpoint or bootstrap model written before the modelfile format (the
+// classifier's bytes alone) loads with its dimension checked and a log
+// line; the Meta returned, which the next checkpoint writes, is the
+// daemon's own (the migration).
+func TestLoadModelLegacy(t *testing.T) {
+	dir := t.TempDir()
+	ckpt, boot := filepath.Join(dir, "model.ckpt"), filepath.Join(dir, "patient.model")
+	cfg := classifier.Config{Algorithm: "UOB", Features: 4}
+	want := testMeta()
+	m, _ := classifier.New(cfg)
+	raw, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(ckpt, raw, 0o600)
+	var logs bytes.Buffer
+	_, meta, from, err := LoadModel(ckpt, "", cfg, want, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil || !strings.HasPrefix(from, "checkpoint") {
+		t.Fatalf("legacy checkpoint: %v, %q", err, from)
+	}
+	if !strings.Contains(logs.String(), "rewritten in the new format at the next checkpoint") || meta.Legacy || !reflect.DeepEqual(meta, want) {
+		t.Errorf("legacy checkpoint: meta %+v; log %s", meta, logs.String())
+	}
+	// Of another dimension, it is set aside.
+	wide, _ := classifier.New(classifier.Config{Algorithm: "UOB", Features: 6})
+	raw6, _ := wide.MarshalBinary()
+	os.WriteFile(ckpt, raw6, 0o600)
+	logs.Reset()
+	if _, _, from, err = LoadModel(ckpt, "", cfg, want, slog.New(slog.NewTextHandler(&logs, nil))); err != nil || from != "new untrained model" ||
+		!strings.Contains(logs.String(), "feature dimension: model 6, pipeline 4") {
+		t.Errorf("legacy checkpoint of another dimension: %v, %q; log %s", err, from, logs.String())
+	}
+	os.WriteFile(boot, raw, 0o600)
+	logs.Reset()
+	if _, _, from, err = LoadModel("", boot, cfg, want, slog.New(slog.NewTextHandler(&logs, nil))); err != nil || !strings.HasPrefix(from, "trained model") ||
+		!strings.Contains(logs.String(), "only its feature dimension could be checked") {
+		t.Errorf("legacy bootstrap: %v, %q; log %s", err, from, logs.String())
+	}
+	os.WriteFile(boot, raw6, 0o600)
+	if _, _, _, err = LoadModel("", boot, cfg, want, slog.New(slog.DiscardHandler)); !errors.Is(err, modelfile.ErrMismatch) {
+		t.Errorf("legacy bootstrap of another dimension: %v", err)
+	}
+}
+
+// The checkpoints carry the training history of the model they started
+// from.
+func TestLoadModelKeepsTraining(t *testing.T) {
+	boot := filepath.Join(t.TempDir(), "patient.model")
+	cfg := classifier.Config{Algorithm: "UOB", Features: 4}
+	trained := testMeta()
+	trained.Program = "ictal test"
+	trained.Training = []modelfile.Recording{{File: "a.edf", Duration: 600, Seizures: 2, Windows: 599}}
+	m, _ := classifier.New(cfg)
+	modelfile.WriteFile(boot, trained, m)
+	_, meta, _, err := LoadModel("", boot, cfg, testMeta(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := testMeta()
+	want.Training = trained.Training
+	if !reflect.DeepEqual(meta, want) {
+		t.Errorf("meta %+v\nwant %+v", meta, want)
 	}
 }
 
@@ -95,8 +209,12 @@ jsonl = "` + filepath.Join(dir, "out.jsonl") + `"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := classifier.Load(b); err != nil {
+	meta, _, err := modelfile.Decode(b)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if meta.Legacy || meta.Program != "ictald" || meta.Created.IsZero() || meta.Features.Window != 2 || len(meta.Channels) != 4 || meta.Features.Dim != meta.Classifier.Features {
+		t.Errorf("checkpoint metadata %+v", meta)
 	}
 	out, _ := os.ReadFile(filepath.Join(dir, "out.jsonl"))
 	if !strings.Contains(string(out), `"type":"status","v":1,"state":"online"`) {

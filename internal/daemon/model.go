@@ -5,77 +5,101 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/checkpoint"
+	"github.com/ictal/ictal/internal/modelfile"
 )
 
-// LoadModel returns the model the daemon starts with, for d features:
+// LoadModel returns the model the daemon starts with, for the pipeline
+// that want describes (modelfile.Describe; cfg.Features is its
+// dimension):
 //
 //  1. the checkpoint at ckpt, if it exists and is good;
 //  2. else the trained model at bootstrap (`ictal train`), if set;
 //  3. else a new, untrained model from cfg.
 //
 // A checkpoint that does not load (truncated, corrupt) or does not fit
-// (its dimension differs: the montage or features changed) is reported,
-// set aside as ckpt.corrupt-<time>, and the daemon starts from 2 or 3
-// instead of crash-looping on it. A bootstrap model that does not load or
-// fit is an error: it was configured explicitly.
-func LoadModel(ckpt, bootstrap string, cfg classifier.Config, log *slog.Logger) (classifier.Model, string, error) {
-	d := cfg.Features
+// (modelfile.Meta.Check: the montage, features or conditioning changed)
+// is reported, set aside as ckpt.corrupt-<time>, and the daemon starts
+// from 2 or 3 instead of crash-looping on it. A bootstrap model that does
+// not load or fit is an error naming the differences: it was configured
+// explicitly. A file written before models carried their metadata loads
+// with its dimension checked and a warning; the next checkpoint rewrites
+// it in the modelfile format (the migration).
+//
+// The Meta returned is what the daemon's checkpoints record: want, with
+// the training recordings of the file the model came from.
+func LoadModel(ckpt, bootstrap string, cfg classifier.Config, want modelfile.Meta, log *slog.Logger) (classifier.Model, modelfile.Meta, string, error) {
 	if ckpt != "" {
-		if n, _ := checkpoint.CleanTemp(ckpt); n > 0 {
-			log.Warn("removed temporary files of an interrupted checkpoint", slog.Int("files", n))
+		m, meta, ok, err := loadCheckpoint(ckpt, want, log)
+		if err != nil {
+			return nil, modelfile.Meta{}, "", err
 		}
-		b, err := checkpoint.Load(ckpt)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return nil, "", err // unreadable (permissions): the operator must look
-		default:
-			m, lerr := classifier.Load(b)
-			if lerr == nil && m.Config().Features != d {
-				lerr = fmt.Errorf("it takes %d features, the configured source and features make %d", m.Config().Features, d)
-			}
-			if lerr == nil {
-				return m, "checkpoint " + ckpt, nil
-			}
-			dst, serr := checkpoint.SetAside(ckpt, time.Now())
-			log.Error("checkpoint unusable, set aside; starting without it",
-				slog.String("path", ckpt), slog.String("moved_to", dst), slog.Any("err", lerr), slog.Any("set_aside_err", serr))
-			if serr != nil {
-				return nil, "", fmt.Errorf("checkpoint %s is unusable (%v) and could not be set aside: %w", ckpt, lerr, serr)
-			}
+		if ok {
+			return m, withHistory(want, meta), "checkpoint " + ckpt, nil
 		}
 	}
 	if bootstrap != "" {
-		b, err := os.ReadFile(bootstrap)
+		meta, m, err := modelfile.ReadFile(bootstrap)
 		if err != nil {
-			return nil, "", fmt.Errorf("classifier.model: %w", err)
+			return nil, modelfile.Meta{}, "", fmt.Errorf("classifier.model: %w", err)
 		}
-		m, err := classifier.Load(b)
-		if err != nil {
-			return nil, "", fmt.Errorf("classifier.model %s: %w", bootstrap, err)
+		if err := meta.Check(want); err != nil {
+			return nil, modelfile.Meta{}, "", fmt.Errorf("classifier.model %s does not fit the configured source and features: %w", bootstrap, err)
 		}
-		if m.Config().Features != d {
-			return nil, "", fmt.Errorf("classifier.model %s takes %d features, the configured source and features make %d", bootstrap, m.Config().Features, d)
+		if meta.Legacy {
+			log.Warn("classifier.model has no metadata (written before models recorded how they were built): only its feature dimension could be checked",
+				slog.String("path", bootstrap), slog.Int("features", meta.Classifier.Features))
 		}
-		return m, "trained model " + bootstrap, nil
+		return m, withHistory(want, meta), "trained model " + bootstrap, nil
 	}
 	m, err := classifier.New(cfg)
 	if err != nil {
-		return nil, "", err
+		return nil, modelfile.Meta{}, "", err
 	}
-	return m, "new untrained model", nil
+	return m, want, "new untrained model", nil
 }
 
-// SaveModel writes m to path atomically.
-func SaveModel(path string, m classifier.Model) error {
-	b, err := m.MarshalBinary()
-	if err != nil {
-		return err
+// loadCheckpoint loads the checkpoint at path if it exists and fits want
+// (ok); one that does not is set aside. The error is for what the
+// operator must look at: an unreadable file, or one that could not be set
+// aside.
+func loadCheckpoint(path string, want modelfile.Meta, log *slog.Logger) (m classifier.Model, meta modelfile.Meta, ok bool, err error) {
+	if n, _ := checkpoint.CleanTemp(path); n > 0 {
+		log.Warn("removed temporary files of an interrupted checkpoint", slog.Int("files", n))
 	}
-	return checkpoint.Save(path, b)
+	b, err := checkpoint.Load(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, meta, false, nil
+	case err != nil:
+		return nil, meta, false, err // unreadable (permissions): the operator must look
+	}
+	meta, m, lerr := modelfile.Decode(b)
+	if lerr == nil {
+		lerr = meta.Check(want)
+	}
+	if lerr == nil {
+		if meta.Legacy {
+			log.Warn("checkpoint has no metadata (written before models recorded how they were built): only its feature dimension was checked; it will be rewritten in the new format at the next checkpoint",
+				slog.String("path", path), slog.Int("features", meta.Classifier.Features))
+		}
+		return m, meta, true, nil
+	}
+	dst, serr := checkpoint.SetAside(path, time.Now())
+	log.Error("checkpoint unusable, set aside; starting without it",
+		slog.String("path", path), slog.String("moved_to", dst), slog.Any("err", lerr), slog.Any("set_aside_err", serr))
+	if serr != nil {
+		return nil, meta, false, fmt.Errorf("checkpoint %s is unusable (%v) and could not be set aside: %w", path, lerr, serr)
+	}
+	return nil, meta, false, nil
+}
+
+// withHistory is want with the training recordings of a loaded model's
+// metadata.
+func withHistory(want, loaded modelfile.Meta) modelfile.Meta {
+	want.Training = append([]modelfile.Recording(nil), loaded.Training...)
+	return want
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -24,6 +25,9 @@ type Options struct {
 	// Rules delivers new decision rules (SIGHUP: the owner re-reads the
 	// configuration and sends its rule); the pipeline applies them.
 	Rules <-chan alert.DetectorConfig
+	// Program names the program and its version in the checkpoints'
+	// metadata ("ictald v1.2.3"); empty means "ictald".
+	Program string
 }
 
 // Run runs the daemon until ctx is done or the source ends, then writes a
@@ -40,15 +44,17 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	if err != nil {
 		return err
 	}
-	probe := fcfg
-	probe.Channels, probe.Rate = len(info.Channels), info.Rate
-	dim, err := probe.Dim()
-	if err != nil {
-		return fmt.Errorf("features for %d channels at %g Hz: %w", len(info.Channels), info.Rate, err)
-	}
-	model, from, err := LoadModel(cfg.Checkpoint.Path, cfg.Classifier.Model, cfg.ClassifierConfig(dim), log)
+	want, err := modelfile.Describe(fcfg, info)
 	if err != nil {
 		return err
+	}
+	model, meta, from, err := LoadModel(cfg.Checkpoint.Path, cfg.Classifier.Model, cfg.ClassifierConfig(want.Features.Dim), want, log)
+	if err != nil {
+		return err
+	}
+	meta.Program = opt.Program
+	if meta.Program == "" {
+		meta.Program = "ictald"
 	}
 	mc := model.Config()
 	log.Info("model", slog.String("from", from), slog.String("algorithm", mc.Algorithm), slog.String("learner", mc.Learner),
@@ -74,7 +80,8 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 		path := cfg.Checkpoint.Path
 		hooks.Checkpoint = func(m classifier.Model) error {
 			start := time.Now()
-			if err := SaveModel(path, m); err != nil {
+			meta.Created = start.UTC()
+			if err := modelfile.WriteFile(path, meta, m); err != nil {
 				return err
 			}
 			log.Debug("checkpoint written", slog.String("path", path), slog.Duration("took", time.Since(start)))

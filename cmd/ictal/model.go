@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/modelfile"
+)
+
+// runModel implements `ictal model info FILE`.
+func runModel(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		fmt.Fprintln(stderr, "usage: ictal model info FILE")
+		if len(args) == 0 {
+			return errors.New("missing subcommand (info)")
+		}
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "info":
+		return runModelInfo(args[1:], stdout, stderr)
+	}
+	return fmt.Errorf("unknown subcommand %q (want info)", args[0])
+}
+
+// legacyInfo is what `model info` prints for a file without metadata.
+type legacyInfo struct {
+	Legacy     bool              `json:"legacy"`
+	Classifier classifier.Config `json:"classifier"`
+}
+
+// runModelInfo prints a model file's metadata (modelfile.Meta) as
+// indented JSON. The file's checksum is checked; its model is loaded only
+// for a file without metadata, whose classifier configuration is all
+// there is to print.
+func runModelInfo(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("model info", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ictal model info FILE\n\nPrints how the model in FILE (from `ictal train`, `ictal replay -save` or an\nictald checkpoint) was built, as JSON: the features, conditioning, sample\nrate and channels it expects, the classifier, the recordings it was trained\non and the program that wrote it. A file written before models carried this\nprints {\"legacy\": true, \"classifier\": …}.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errors.New("one model file is required")
+	}
+	path := fs.Arg(0)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	meta, err := modelfile.DecodeMeta(b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	var v any = meta
+	if meta.Legacy {
+		v = legacyInfo{Legacy: true, Classifier: meta.Classifier}
+	}
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	_, err = fmt.Fprintf(stdout, "%s\n", out)
+	return err
+}

@@ -1,0 +1,145 @@
+package modelfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/features"
+)
+
+func testInfo(rate float64, labels ...string) acquire.Info {
+	info := acquire.Info{Rate: rate}
+	for _, l := range labels {
+		info.Channels = append(info.Channels, acquire.Channel{Label: l})
+	}
+	return info
+}
+
+func TestDescribe(t *testing.T) {
+	tests := []struct {
+		name string
+		fcfg features.Config
+		info acquire.Info
+		want Meta
+	}{
+		{
+			name: "defaults",
+			fcfg: features.Config{Features: []features.Feature{features.LineLength, features.RMS}},
+			info: testInfo(256, "EEG Fp1-F7", "EEG F7-T7"),
+			want: Meta{
+				Features:     Features{Window: 2, Step: 1, Names: []string{"line_length", "rms"}, Dim: 4},
+				Conditioning: "highpass 0.5 Hz, lowpass 70 Hz, mains both",
+				Rate:         256,
+				Channels:     []string{"Fp1-F7", "F7-T7"},
+			},
+		},
+		{
+			name: "window, step, summaries, conditioning off, unnamed channels",
+			fcfg: features.Config{
+				Window: 4 * time.Second, Step: 2 * time.Second, Features: []features.Feature{features.RMS},
+				Summaries: true, Conditioning: features.Conditioning{Off: true},
+				Channels: 9, Rate: 1, Labels: []string{"ignored"}, // from info instead
+			},
+			info: testInfo(250, "", "", ""),
+			want: Meta{
+				Features:     Features{Window: 4, Step: 2, Names: []string{"rms"}, Summaries: true, Dim: 3 + 4},
+				Conditioning: "off",
+				Rate:         250,
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Describe(tt.fcfg, tt.info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Describe = %+v\nwant       %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// All features by default: the names are the features package's, in its
+// order, and the dimension is the extractor's.
+func TestDescribeAllFeatures(t *testing.T) {
+	info := testInfo(256, "Fp1", "Fp2", "C3")
+	got, err := Describe(features.Config{}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := features.New(features.Config{Channels: 3, Rate: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Features.Dim != ext.Dim() || len(got.Features.Names) != len(features.AllFeatures()) || got.Features.Names[0] != "line_length" {
+		t.Errorf("Describe = %+v; extractor dimension %d", got.Features, ext.Dim())
+	}
+}
+
+func TestDescribeInvalid(t *testing.T) {
+	_, err := Describe(features.Config{}, testInfo(40, "Fp1"))
+	if !errors.Is(err, features.ErrConfig) || !strings.Contains(err.Error(), "1 channels at 40 Hz") {
+		t.Errorf("Describe at 40 Hz: %v", err)
+	}
+}
+
+// The case of issue 12: a model trained with a 4 s window and a 2 s step
+// is refused by a pipeline with 2 s and 1 s, naming both.
+func TestDescribeCheckWindowStep(t *testing.T) {
+	info := testInfo(256, "EEG Fp1", "EEG Fp2")
+	trained, err := Describe(features.Config{Window: 4 * time.Second, Step: 2 * time.Second}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trained.Classifier.Features = trained.Features.Dim
+	want, err := Describe(features.Config{Window: 2 * time.Second, Step: time.Second}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = trained.Check(want)
+	if !errors.Is(err, ErrMismatch) {
+		t.Fatalf("Check = %v, want ErrMismatch", err)
+	}
+	for _, s := range []string{"window: model 4s, pipeline 2s", "step: model 2s, pipeline 1s"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q lacks %q", err, s)
+		}
+	}
+	if err := trained.Check(trained); err != nil {
+		t.Errorf("a model checked against its own description: %v", err)
+	}
+}
+
+func TestReadWriteFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.model")
+	m := testModel(t, 4)
+	if err := WriteFile(path, testMeta(), m); err != nil {
+		t.Fatal(err)
+	}
+	meta, got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Program != "ictal test" || got.Config().Features != 4 {
+		t.Errorf("read back %+v, %v", meta, got.Config())
+	}
+	b, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, b[:len(b)-10], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = ReadFile(path)
+	if !errors.Is(err, ErrCorrupt) || !strings.HasPrefix(err.Error(), path+": ") {
+		t.Errorf("truncated file: %v", err)
+	}
+	if _, _, err := ReadFile(filepath.Join(t.TempDir(), "none")); err == nil || !strings.Contains(err.Error(), "none") {
+		t.Errorf("missing file: %v", err)
+	}
+}
