@@ -9,29 +9,39 @@ import (
 
 // scipyChain250 is the magnitude response of the default chain at 250 Hz —
 // 2nd-order Butterworth high-pass at 0.5 Hz, 4th-order Butterworth
-// low-pass at 70 Hz, notches of 2 Hz width at 50, 100, 60 and 120 Hz —
+// low-pass at 70 Hz, notches at 50, 100, 60 and 120 Hz of two sections
+// each 3 Hz wide —
 // computed independently with SciPy 1.10.1 (Debian's python3-scipy):
 //
 //	hp = signal.butter(2, 0.5, 'highpass', fs=250, output='sos')
 //	lp = signal.butter(4, 70, 'lowpass', fs=250, output='sos')
-//	ns = [signal.iirnotch(f, f/2.0, fs=250) for f in (50, 100, 60, 120)]
-//	|H(f)| = product of |sosfreqz(hp)|, |sosfreqz(lp)| and |freqz(b, a)| at f
+//	ns = [signal.iirnotch(f, f/3.0, fs=250) for f in (50, 100, 60, 120)]
+//	|H(f)| = |sosfreqz(hp)| · |sosfreqz(lp)| · Π |freqz(b, a)|² at f
 var scipyChain250 = []struct{ f, mag float64 }{
-	{0.1, 0.03996702982},
-	{0.5, 0.7071066474},
-	{1, 0.9701462716},
-	{2, 0.9980510846},
-	{10, 0.9999169355},
-	{30, 0.9986497294},
-	{49, 0.7007689051},
+	{0.1, 0.03996702876},
+	{0.5, 0.707106179},
+	{1, 0.9701436997},
+	{2, 0.9980404841},
+	{10, 0.9996368196},
+	{30, 0.9941702258},
+	{47, 0.7900678254},
+	{48.5, 0.491432393},
+	{49.85, 0.009608073023},
 	{50, 0},
-	{51, 0.6940057403},
-	{59, 0.6671904032},
+	{50.15, 0.009566847181},
+	{51.5, 0.476114379},
+	{53, 0.7491646811},
+	{57, 0.736610736},
+	{58.5, 0.4614287091},
+	{59.85, 0.009065614457},
+	{59.93, 0.001988306104}, // where the Cyton recording's hum is
 	{60, 0},
-	{61, 0.6523650784},
-	{69, 0.7358706958},
-	{70, 0.7019341168},
-	{90, 0.1032435594},
+	{60.15, 0.009041280676},
+	{61.5, 0.450344535},
+	{63, 0.7050425296},
+	{69, 0.7142403935},
+	{70, 0.6842127253},
+	{90, 0.100270117},
 	{100, 0},
 	{120, 0},
 }

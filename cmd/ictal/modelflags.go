@@ -6,14 +6,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/recording"
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/features/artifact"
 )
 
-// modelFlags are the classifier and feature flags shared by train and
-// replay.
+// modelFlags are the classifier, feature and signal-path flags shared by
+// train, replay and bonn.
 type modelFlags struct {
 	alg, learner    string
 	members         int
@@ -23,6 +25,11 @@ type modelFlags struct {
 	seizureRe       string
 	threshold       float64
 	k, n            int
+	montage         string
+	board           string
+	condition       bool
+	mains           string
+	artifacts       bool
 }
 
 func (m *modelFlags) add(fs *flag.FlagSet) {
@@ -40,6 +47,11 @@ func (m *modelFlags) add(fs *flag.FlagSet) {
 	fs.Float64Var(&m.threshold, "threshold", 0, fmt.Sprintf("decision threshold on the score (0: %g)", alert.DefaultThreshold))
 	fs.IntVar(&m.k, "k", 0, fmt.Sprintf("alert when k of the last n windows are positive (0: %d)", alert.DefaultK))
 	fs.IntVar(&m.n, "n", 0, fmt.Sprintf("see -k (0: %d)", alert.DefaultN))
+	fs.StringVar(&m.montage, "montage", "", "channel labels, comma-separated (e.g. Fp1,Fp2,C3,C4,P7,P8,O1,O2), for recordings that do not name their electrodes (OpenBCI, BrainFlow)")
+	fs.StringVar(&m.board, "board", "", "BrainFlow CSV board: cyton, cyton-daisy or ganglion (default: from the column count)")
+	fs.BoolVar(&m.condition, "conditioning", true, fmt.Sprintf("filter before features: %g Hz high-pass, mains notches, %g Hz low-pass (false: for recordings filtered elsewhere)", features.DefaultHighPass, features.DefaultLowPass))
+	fs.StringVar(&m.mains, "mains", "", "mains notches: 50, 60, both or off (default: "+features.DefaultMains+")")
+	fs.BoolVar(&m.artifacts, "artifacts", true, "judge each window for eye, muscle and electrode artifacts, which are neither scored nor learned")
 }
 
 func (m *modelFlags) classifierConfig(d int) classifier.Config {
@@ -48,23 +60,39 @@ func (m *modelFlags) classifierConfig(d int) classifier.Config {
 }
 
 func (m *modelFlags) features() features.Config {
-	return features.Config{Window: m.window, Step: m.step}
+	return features.Config{Window: m.window, Step: m.step,
+		Conditioning: features.Conditioning{Off: !m.condition, Mains: m.mains}}
 }
 
-func (m *modelFlags) openReplay(path string) (*edf.Replay, error) {
-	rc := edf.ReplayConfig{}
+func (m *modelFlags) artifact() artifact.Config {
+	return artifact.Config{Off: !m.artifacts}
+}
+
+// open opens the recording at path in any format ictal reads, with the
+// -montage labels and -seizure expression.
+func (m *modelFlags) open(path string) (recording.Recording, error) {
+	opts := &recording.Opts{Board: m.board}
 	if m.seizureRe != "" {
 		re, err := compileSeizure(m.seizureRe)
 		if err != nil {
 			return nil, err
 		}
-		rc.Seizure = re
+		opts.Seizure = re
 	}
-	return edf.OpenReplay(path, rc)
+	if m.montage != "" {
+		opts.Labels = strings.Split(m.montage, ",")
+		for i, l := range opts.Labels {
+			if opts.Labels[i] = strings.TrimSpace(l); opts.Labels[i] == "" {
+				return nil, fmt.Errorf("-montage %q: label %d is empty", m.montage, i+1)
+			}
+		}
+	}
+	r, _, err := recording.Open(path, opts)
+	return r, err
 }
 
-// dim is the feature dimension for a replay's channels.
-func (m *modelFlags) dim(r *edf.Replay) (int, error) {
+// dim is the feature dimension for a source's channels.
+func (m *modelFlags) dim(r acquire.Source) (int, error) {
 	info := r.Info()
 	f := m.features()
 	f.Channels, f.Rate = len(info.Channels), info.Rate

@@ -27,19 +27,19 @@ func compileSeizure(expr string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// runReplay implements `ictal replay [-model MODEL] [-learn mode] FILE.edf`.
+// runReplay implements `ictal replay [-model MODEL] [-learn mode] RECORDING`.
 func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	modelPath := fs.String("model", "", "model trained by `ictal train` (default: a new, untrained model)")
-	learn := fs.String("learn", "", "learning during the replay: annotations (prequential), off (default: annotations when the file has seizure annotations, else off)")
+	learn := fs.String("learn", "", "learning during the replay: off (score only), or annotations (prequential: score each window, then learn it with its label from the file's annotations or -labels)")
 	scores := fs.Bool("scores", false, "also print one line per window")
 	save := fs.String("save", "", "write the model after the replay to this file")
 	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the file's seizures (looked up by base name), instead of its annotations")
 	var mf modelFlags
 	mf.add(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal replay [-model MODEL] [flags] FILE.edf\n\nRuns the whole pipeline over the recording as fast as possible. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.")
+		fmt.Fprintln(stderr, "usage: ictal replay [-model MODEL] [flags] RECORDING\n\nRuns the whole pipeline over the recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -50,7 +50,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		return errors.New("one recording is required")
 	}
 	path := fs.Arg(0)
-	r, err := mf.openReplay(path)
+	r, err := mf.open(path)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mode, err := replayMode(*learn, src)
+	mode, err := replayMode(*learn)
 	if err != nil {
 		return err
 	}
@@ -119,18 +119,14 @@ func replayModel(modelPath, path string, want modelfile.Meta, mf *modelFlags, st
 	return model, want, nil
 }
 
-// replayMode is the learning mode of -learn: annotations when the file
-// has seizure annotations and -learn is not given, else off.
-func replayMode(learn string, src labeledSource) (string, error) {
+// replayMode is the learning mode of -learn: off unless annotations are
+// asked for, so that an evaluation never learns from the answers it is
+// scored against.
+func replayMode(learn string) (string, error) {
 	switch learn {
-	case "":
-		for _, iv := range src.Intervals() {
-			if iv.Seizure {
-				return pipeline.LearnAnnotations, nil
-			}
-		}
+	case "", pipeline.LearnOff:
 		return pipeline.LearnOff, nil
-	case pipeline.LearnOff, pipeline.LearnAnnotations:
+	case pipeline.LearnAnnotations:
 		return learn, nil
 	}
 	return "", fmt.Errorf("-learn %q: want annotations or off", learn)

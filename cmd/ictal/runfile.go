@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/acquire"
-	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/acquire/recording"
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/chbmit"
@@ -29,6 +29,11 @@ type fileReport struct {
 	Channels    int       `json:"channels"`
 	Windows     int64     `json:"windows"`
 	Usable      int64     `json:"usable"`
+	Artifact    int64     `json:"artifact"`
+	ElecOff     int64     `json:"electrode_off"`
+	SignalLost  int64     `json:"signal_lost"`
+	Learn       string    `json:"learn"`
+	Alerts      int       `json:"alerts"`
 	LearnedPos  int64     `json:"learned_seizure"`
 	LearnedNeg  int64     `json:"learned_non_seizure"`
 	Seizures    int       `json:"seizures"`
@@ -72,7 +77,7 @@ func (w withLabels) Intervals() []acquire.Interval { return w.iv }
 
 // labelsFor returns r with the seizures that a CHB-MIT summary lists for
 // the file at path, or r itself when summary is empty.
-func labelsFor(r *edf.Replay, path, summary string) (labeledSource, error) {
+func labelsFor(r recording.Recording, path, summary string) (labeledSource, error) {
 	if summary == "" {
 		return r, nil
 	}
@@ -90,7 +95,8 @@ func labelsFor(r *edf.Replay, path, summary string) (labeledSource, error) {
 // runFile runs one recording through the pipeline and reports it.
 func runFile(ctx context.Context, path string, r labeledSource, model classifier.Model, mf *modelFlags, mode string, sinks []alert.Sink, log *slog.Logger) (fileReport, error) {
 	ev := &alert.EventLog{}
-	pc := pipeline.Config{Learning: pipeline.Learning{Mode: mode}, Detector: alert.DetectorConfig{Threshold: mf.threshold, K: mf.k, N: mf.n}}
+	pc := pipeline.Config{Learning: pipeline.Learning{Mode: mode}, Artifact: mf.artifact(),
+		Detector: alert.DetectorConfig{Threshold: mf.threshold, K: mf.k, N: mf.n}}
 	p, err := pipeline.New(r, mf.features(), model, pc, append([]alert.Sink{ev}, sinks...), pipeline.Hooks{}, log)
 	if err != nil {
 		return fileReport{}, fmt.Errorf("%s: %w", path, err)
@@ -107,6 +113,7 @@ func runFile(ctx context.Context, path string, r labeledSource, model classifier
 	sum := eval.Events(ref, hyp, dur, eval.DefaultParams())
 	smp := eval.Samples(ref, hyp, dur)
 	rep := fileReport{Type: "file", File: path, Duration: dur.Seconds(), Channels: len(info.Channels), Windows: st.Windows, Usable: st.Usable,
+		Artifact: st.Artifact, ElecOff: st.ElectrodeOff, SignalLost: st.SignalLost, Learn: mode, Alerts: len(hyp),
 		LearnedPos: st.LearnedPos, LearnedNeg: st.LearnedNeg, Seizures: len(sum.Seizures), Detected: sum.Detected,
 		FalseAlarms: sum.FalseAlarms, FAPerDay: sum.FalseAlarmsPerDay, Sensitivity: finite(sum.Sensitivity),
 		Precision: finite(sum.Precision), F1: finite(sum.F1), SampleSens: finite(smp.Sensitivity), SamplePrec: finite(smp.Precision),

@@ -35,7 +35,7 @@ func TestReplayLabelsAndScore(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout.Reset()
-	if code := run([]string{"replay", "-labels", summary, rec}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"replay", "-learn", "annotations", "-labels", summary, rec}, &stdout, &stderr); code != 0 {
 		t.Fatalf("replay: %s", stderr.String())
 	}
 	if err := os.WriteFile(out, stdout.Bytes(), 0o644); err != nil {
@@ -43,7 +43,7 @@ func TestReplayLabelsAndScore(t *testing.T) {
 	}
 	var rep fileReport
 	lastLine(t, stdout.Bytes(), &rep)
-	if rep.Seizures != 3 || rep.Labels != summary || rep.LearnedPos == 0 {
+	if rep.Seizures != 3 || rep.Labels != summary || rep.LearnedPos == 0 || rep.Learn != "annotations" {
 		t.Fatalf("replay with -labels: %+v", rep)
 	}
 	tsv := filepath.Join(dir, "ref.tsv")

@@ -47,7 +47,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		meta  modelfile.Meta // the first recording's pipeline, then the training
 	)
 	for _, path := range fs.Args() {
-		r, err := mf.openReplay(path)
+		r, err := mf.open(path)
 		if err != nil {
 			return err
 		}

@@ -48,6 +48,7 @@ type contractMessage struct {
 	Algorithm  string   `json:"algorithm"`
 	Channels   []string `json:"channels"`
 	State      string   `json:"state"`
+	Artifact   string   `json:"artifact"`
 	Since      string   `json:"since"`
 	T          string   `json:"t"`
 	AlertID    string   `json:"alert_id"`
@@ -114,13 +115,20 @@ func describe(kind string, payload []byte) (string, error) {
 		switch m.State {
 		case "offline":
 			return "status OFFLINE: monitor not connected", nil
-		case "online", "signal-lost", "electrode-off":
+		case "online", "signal-lost", "electrode-off", "artifact":
 			since, err := clock(m.Since)
 			if err != nil {
 				return "", fmt.Errorf(`"since": %v`, err)
 			}
-			if m.State == "online" {
+			switch m.State {
+			case "online":
 				return "status online since " + since, nil
+			case "artifact": // not scored: the kind and channels say why
+				what := m.Artifact
+				if len(m.Channels) > 0 {
+					what += " on " + strings.Join(m.Channels, ",")
+				}
+				return "status ARTIFACT (" + what + ") since " + since, nil
 			}
 			return "status " + strings.ToUpper(m.State) + " since " + since, nil
 		}

@@ -17,11 +17,12 @@ const (
 	Electrode      // electrode pop or movement: a step no cortical potential makes
 	Muscle         // EMG: broadband power above 30 Hz (jaw clench, chewing, frowning)
 	Eye            // blink or eye movement: a large low-frequency deflection at the front
+	Settling       // the first seconds after the start or a gap: electrodes and filters settle
 )
 
-var kindNames = [...]string{None: "none", Electrode: "electrode", Muscle: "muscle", Eye: "eye"}
+var kindNames = [...]string{None: "none", Electrode: "electrode", Muscle: "muscle", Eye: "eye", Settling: "settling"}
 
-// String returns "none", "electrode", "muscle" or "eye".
+// String returns "none", "electrode", "muscle", "eye" or "settling".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -36,6 +37,7 @@ const (
 	DefaultStepRise   = 20.0  // dB of the largest sample step over its background (×10 in µV)
 	DefaultStepFloor  = 100.0 // µV: a smaller step is never an electrode artifact
 	DefaultSettle     = 60 * time.Second
+	DefaultWarmup     = 4 * time.Second
 )
 
 // Config configures a Detector. The zero value is on, with the defaults.
@@ -52,6 +54,9 @@ type Config struct {
 	// rise in the signal (0: DefaultSettle); it follows a fall ten times
 	// faster.
 	Settle time.Duration
+	// Warmup is how long after the start, and after a gap (Reset), the
+	// windows are judged Settling (0: DefaultWarmup; negative: none).
+	Warmup time.Duration
 }
 
 // ErrConfig is wrapped by New's errors.
@@ -80,6 +85,12 @@ func (c Config) withDefaults() (Config, error) {
 		if !(f.v > 0 && f.v < 1000) {
 			return c, fmt.Errorf("%w: %s %g: want a value in (0, 1000)", ErrConfig, f.name, f.v)
 		}
+	}
+	if c.Warmup == 0 {
+		c.Warmup = DefaultWarmup
+	}
+	if c.Warmup > time.Hour {
+		return c, fmt.Errorf("%w: warmup %v: want at most 1h (negative: none)", ErrConfig, c.Warmup)
 	}
 	if c.Settle < time.Second || c.Settle > 24*time.Hour {
 		return c, fmt.Errorf("%w: settle %v: want 1s to 24h", ErrConfig, c.Settle)
@@ -114,6 +125,7 @@ type Detector struct {
 	bg               []Measures
 	rise             []Measures
 	started          bool
+	warmup, windows  int // windows judged Settling after a start; windows since it
 	hits             []int
 	scratch          []float64
 }
@@ -146,6 +158,9 @@ func New(cfg Config, labels []string, step time.Duration) (*Detector, error) {
 	// Settle/10 downwards, per window.
 	d.up = 1 - math.Exp(-step.Seconds()/c.Settle.Seconds())
 	d.down = 1 - math.Exp(-20*step.Seconds()/c.Settle.Seconds())
+	if c.Warmup > 0 {
+		d.warmup = int((c.Warmup + step - 1) / step)
+	}
 	return d, nil
 }
 
@@ -165,15 +180,24 @@ func Frontal(label string) bool {
 
 // Judge judges a window from each channel's measures (len(m) is the
 // number of labels given to New) and then updates the backgrounds from
-// the window if it was clean. The first window only sets the background.
+// the window if it was clean. Until a window has set the backgrounds (the
+// first clean window, at the start and after Reset) only the start-up
+// eye rule, which compares channels with each other, can fire.
 func (d *Detector) Judge(m []Measures) Verdict {
 	if d.cfg.Off {
 		return Verdict{}
 	}
+	if d.windows < d.warmup {
+		d.windows++
+		return Verdict{Kind: Settling}
+	}
 	if !d.started {
-		copy(d.bg, m)
-		d.started = true
-		return Verdict{}
+		v := d.startup(m)
+		if v.Kind == None {
+			copy(d.bg, m)
+			d.started = true
+		}
+		return v
 	}
 	for c := range m {
 		d.rise[c] = Measures{
@@ -200,8 +224,12 @@ func (d *Detector) rules(m []Measures) Verdict {
 	d.hits = d.hits[:0]
 	for c := range m {
 		r := d.rise[c]
+		// Unless γ rose most: an EMG burst's spikes make large steps and
+		// raise every band too, but γ most; a step's own spectrum falls as
+		// 1/f² and cable sway is slow, raising δ most.
+		emg := r.Gamma >= d.muscle && r.Gamma > max(r.Delta, r.Theta, r.Alpha)
 		pop := m[c].Step >= d.cfg.StepFloor && r.Step >= d.stp
-		if pop || min(r.Delta, r.Theta, r.Alpha, r.Beta, r.Gamma) >= d.muscle {
+		if !emg && (pop || min(r.Delta, r.Theta, r.Alpha, r.Beta, r.Gamma) >= d.muscle) {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -237,6 +265,45 @@ func (d *Detector) rules(m []Measures) Verdict {
 	for c := range m {
 		r, low := d.rise[c], d.low(c, m)
 		if d.frontal[c] && low >= d.eye && low > max(r.Beta, r.Gamma) && back < low/2 {
+			d.hits = append(d.hits, c)
+		}
+	}
+	if len(d.hits) > 0 {
+		return Verdict{Eye, d.hits}
+	}
+	return Verdict{}
+}
+
+// startup is the eye rule for a window with no background to compare
+// with: a frontal channel's power below 8 Hz EyeRise or more above the
+// median non-frontal channel's, and its power above 13 Hz less than half
+// as many dB above theirs. A blink in the very first window would
+// otherwise become the background against which every later blink looks
+// ordinary.
+func (d *Detector) startup(m []Measures) Verdict {
+	d.hits = d.hits[:0]
+	k := 0
+	for c := range m {
+		if !d.frontal[c] {
+			d.scratch[k] = logAdd(m[c].Delta, m[c].Theta)
+			k++
+		}
+	}
+	if k == 0 || k == len(m) {
+		return Verdict{}
+	}
+	low := median(d.scratch[:k])
+	k = 0
+	for c := range m {
+		if !d.frontal[c] {
+			d.scratch[k] = logAdd(m[c].Beta, m[c].Gamma)
+			k++
+		}
+	}
+	high := median(d.scratch[:k])
+	for c := range m {
+		lo, hi := logAdd(m[c].Delta, m[c].Theta)-low, logAdd(m[c].Beta, m[c].Gamma)-high
+		if d.frontal[c] && lo >= d.eye && hi < lo/2 {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -282,8 +349,8 @@ func (d *Detector) adapt(m []Measures) {
 }
 
 // Reset forgets the backgrounds (after a gap or a change of electrodes):
-// the next window sets them again.
-func (d *Detector) Reset() { d.started = false }
+// the next clean window sets them again.
+func (d *Detector) Reset() { d.started, d.windows = false, 0 }
 
 // median of s, reordering s; −Inf for an empty s (no channel to compare).
 func median(s []float64) float64 {

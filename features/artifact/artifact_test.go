@@ -141,6 +141,7 @@ func TestConfigErrors(t *testing.T) {
 		{artifact.Config{EyeRise: 5000}, "eye_rise_db 5000"},
 		{artifact.Config{StepFloor: -1}, "step_floor_microvolts -1"},
 		{artifact.Config{Settle: time.Millisecond}, "settle 1ms"},
+		{artifact.Config{Warmup: 2 * time.Hour}, "warmup 2h0m0s"},
 	} {
 		_, err := artifact.New(tt.cfg, []string{"Fp1"}, time.Second)
 		if !errors.Is(err, artifact.ErrConfig) || !strings.Contains(err.Error(), tt.want) {
@@ -177,6 +178,9 @@ func TestRules(t *testing.T) {
 			}
 		}, artifact.None, nil},
 		{"slow waves behind are not a blink", func(m []artifact.Measures) { m[2].Delta = 8 }, artifact.None, nil},
+		{"EMG spikes are muscle, not a pop", func(m []artifact.Measures) {
+			m[2] = artifact.Measures{Delta: 5, Theta: 4.5, Alpha: 4.5, Beta: 5, Gamma: 5.5, Step: 300}
+		}, artifact.Muscle, []int{2}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d, err := artifact.New(artifact.Config{}, labels, time.Second)
@@ -199,6 +203,45 @@ func TestRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStartup: the first Warmup of windows are Settling, again after
+// Reset; then, until a clean window sets the background, a blink is
+// recognised across the head, and the blink does not become background.
+func TestStartup(t *testing.T) {
+	labels := []string{"Fp1", "Fp2", "C3", "C4", "O1"}
+	clean := artifact.Measures{Delta: 4, Theta: 3.5, Alpha: 3.5, Beta: 3, Gamma: 2, Step: 10}
+	blink := clean
+	blink.Delta = 7 // 13 dB over the channels behind
+	window := func(front artifact.Measures) []artifact.Measures {
+		return []artifact.Measures{front, front, clean, clean, clean}
+	}
+	d, err := artifact.New(artifact.Config{Warmup: 3 * time.Second}, labels, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge := func(m []artifact.Measures, want artifact.Kind, ch int) {
+		t.Helper()
+		if v := d.Judge(m); v.Kind != want || len(v.Channels) != ch {
+			t.Fatalf("verdict %v on %v, want %v on %d channels", v.Kind, v.Channels, want, ch)
+		}
+	}
+	for round := 0; round < 2; round++ {
+		for i := 0; i < 3; i++ {
+			judge(window(blink), artifact.Settling, 0)
+		}
+		judge(window(blink), artifact.Eye, 2) // no background yet
+		judge(window(blink), artifact.Eye, 2)
+		judge(window(clean), artifact.None, 0) // sets the background
+		judge(window(blink), artifact.Eye, 2)  // against the background
+		d.Reset()
+	}
+	// Slow waves everywhere in the first window are not a blink.
+	d, _ = artifact.New(artifact.Config{Warmup: -1}, labels, time.Second)
+	judge([]artifact.Measures{blink, blink, blink, blink, blink}, artifact.None, 0)
+	// Nor, with no channel behind the eyes to compare, is anything.
+	d, _ = artifact.New(artifact.Config{Warmup: -1}, []string{"Fp1", "Fp2"}, time.Second)
+	judge([]artifact.Measures{blink, blink}, artifact.None, 0)
 }
 
 func TestJudgeAllocatesNothing(t *testing.T) {

@@ -19,11 +19,25 @@
 // a fall twenty times faster, and that only clean windows update: a
 // tracker of the signal's floor in the spirit of minimum statistics
 // (Martin, IEEE Trans. Speech Audio Process. 9:504, 2001). The first
-// window sets it. Consequences: an artifact that is present from the very
-// first window is taken for background until clean windows pull the
-// background down (a few seconds); a change that lasts (a new electrode,
-// a seizure of minutes) is absorbed within minutes, so the rules look for
-// transients, as artifacts are.
+// clean window sets it; until then (at the start, and after a gap) the
+// only rule is the start-up eye rule below, which compares channels with
+// each other instead. Consequences: a muscle or electrode artifact
+// present from the very first window is taken for background until clean
+// windows pull the background down (a few seconds); a change that lasts
+// (a new electrode, a seizure of minutes) is absorbed within minutes, so
+// the rules look for transients, as artifacts are.
+//
+// # Settling
+//
+// The first Config.Warmup (4 s) of windows after the start, and after a
+// gap (Reset), are judged Settling, with no channel named: the 0.5 Hz
+// high-pass's step response takes about 2 s to fall below 1 %, and
+// electrodes drift for seconds after they touch the skin or the amplifier
+// starts — the Cyton recording's channels drift by up to 1.5 mV/s in their
+// first four seconds, which the high-pass passes as δ power on every
+// channel. A background taken from those windows would hide the blinks
+// that follow; a model would score them. Settling windows are neither
+// scored nor learned, like artifacts.
 //
 // # Rules
 //
@@ -53,6 +67,17 @@
 //     deflection of 100–300 µV at Fp1/Fp2 that falls off steeply behind
 //     the front of the head (Croft & Barry, Neurophysiol Clin 30:5, 2000).
 //     Without frontal labels the rule cannot fire: name the channels.
+//   - eye, at start-up (no background yet): a frontal channel's power
+//     below 8 Hz is Config.EyeRise or more above the median non-frontal
+//     channel's in the same window, and its power above 13 Hz less than
+//     half as many dB above theirs — the same fall-off behind the eyes,
+//     measured across the head instead of over time. Blink propagation
+//     factors from Fp to central and parietal sites are about 0.1–0.3 in
+//     amplitude (Croft & Barry, above), −10 to −20 dB in power. Without
+//     it, a blink in the first window became the background and the
+//     blinks after it looked ordinary: on the Cyton recording the blinks
+//     of seconds 4–9 went unflagged and a simulator-trained model scored
+//     them as seizure.
 //
 // # Limits
 //

@@ -126,6 +126,7 @@ type ArtifactConfig struct {
 	StepRise   float64  `toml:"step_rise_db"`
 	StepFloor  float64  `toml:"step_floor_microvolts"`
 	Settle     Duration `toml:"settle"`
+	Warmup     Duration `toml:"warmup"`
 }
 
 // ClassifierConfig configures the model.
@@ -475,7 +476,8 @@ func (c *Config) PipelineConfig() pipeline.Config {
 			NegativeHorizon: time.Duration(c.Learning.NegativeHorizon), MinOverlap: c.Learning.MinOverlap},
 		Quality: pipeline.Quality{FlatMicrovolts: c.Quality.FlatMicrovolts},
 		Artifact: artifact.Config{Off: c.Artifact.Off, MuscleRise: c.Artifact.MuscleRise, EyeRise: c.Artifact.EyeRise,
-			StepRise: c.Artifact.StepRise, StepFloor: c.Artifact.StepFloor, Settle: time.Duration(c.Artifact.Settle)},
+			StepRise: c.Artifact.StepRise, StepFloor: c.Artifact.StepFloor, Settle: time.Duration(c.Artifact.Settle),
+			Warmup: time.Duration(c.Artifact.Warmup)},
 		CheckpointEvery: time.Duration(c.Checkpoint.Every),
 	}
 }

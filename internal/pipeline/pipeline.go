@@ -351,7 +351,10 @@ func (p *Pipeline) setArtifact(v artifact.Verdict, at time.Duration) {
 		names[i] = p.channels[c]
 	}
 	p.state = alert.StateArtifact
-	reason := v.Kind.String() + " on " + strings.Join(names, ", ")
+	reason := v.Kind.String() // settling names no channel
+	if len(names) > 0 {
+		reason += " on " + strings.Join(names, ", ")
+	}
 	p.log.Info("state", slog.String("state", string(alert.StateArtifact)), slog.String("reason", reason))
 	p.sinks.state(alert.Status{State: alert.StateArtifact, Since: p.wall(at), Reason: reason, Artifact: v.Kind.String(), Channels: names})
 }
