@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"slices"
 
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/acquire/edf"
@@ -124,23 +123,11 @@ func sniffFile(path string) (Format, error) {
 	return format, nil
 }
 
-// relabeled serves a recording under other channel names.
-type relabeled struct {
-	Recording
-	info acquire.Info
-}
-
-func (r *relabeled) Info() acquire.Info { return r.info }
-
 func relabel(r Recording, labels []string) (Recording, error) {
-	info := r.Info()
-	if len(labels) != len(info.Channels) {
+	l, err := acquire.Relabel(r, labels)
+	if err != nil {
 		r.Close()
-		return nil, fmt.Errorf("%d labels for %d channels", len(labels), len(info.Channels))
+		return nil, err
 	}
-	info.Channels = slices.Clone(info.Channels)
-	for i, l := range labels {
-		info.Channels[i].Label = l
-	}
-	return &relabeled{Recording: r, info: info}, nil
+	return l, nil
 }

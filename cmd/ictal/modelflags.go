@@ -81,13 +81,11 @@ func (m *modelFlags) open(path string) (recording.Recording, error) {
 	}
 	if m.montage != "" {
 		opts.Labels = strings.Split(m.montage, ",")
-		for i, l := range opts.Labels {
-			if opts.Labels[i] = strings.TrimSpace(l); opts.Labels[i] == "" {
-				return nil, fmt.Errorf("-montage %q: label %d is empty", m.montage, i+1)
-			}
-		}
 	}
 	r, _, err := recording.Open(path, opts)
+	if err != nil && opts.Labels != nil {
+		return nil, fmt.Errorf("-montage: %w", err)
+	}
 	return r, err
 }
 

@@ -78,9 +78,16 @@ type SiteConfig struct {
 
 // SourceConfig selects and configures the EEG source.
 type SourceConfig struct {
-	Type string `toml:"type"` // synth | edf | openbci | ads1299
-	// edf
+	Type string `toml:"type"` // synth | file | edf | openbci | ads1299
+	// Labels names the channels, in order (the electrodes a Cyton's or an
+	// ADS1299's inputs are wired to; OpenBCI recordings do not name
+	// them): alerts name them and a model's montage is checked against
+	// them. Empty: the source's own labels.
+	Labels []string `toml:"labels"`
+	// file (EDF, EDF+, BDF, OpenBCI GUI text, BrainFlow CSV); edf is the
+	// same source under its older name
 	Path     string `toml:"path"`
+	Board    string `toml:"board"` // BrainFlow CSV: cyton, cyton-daisy or ganglion (empty: from the columns)
 	RealTime bool   `toml:"realtime"` // the same as speed = 1 (acquire.Paced paces every source)
 	Seizure  string `toml:"seizure_regexp"`
 	// openbci
@@ -267,8 +274,8 @@ func (c *Config) Validate() error {
 			return fieldErr("artifact", "%v", strings.TrimPrefix(err.Error(), artifact.ErrConfig.Error()+": "))
 		}
 	}
-	if c.Learning.Mode == pipeline.LearnAnnotations && c.Source.Type != "edf" && c.Source.Type != "synth" {
-		return fieldErr("learning.mode", "annotations needs an edf or synth source")
+	if c.Learning.Mode == pipeline.LearnAnnotations && c.Source.Type != "file" && c.Source.Type != "edf" && c.Source.Type != "synth" {
+		return fieldErr("learning.mode", "annotations needs a file or synth source")
 	}
 	if c.Checkpoint.Every < 0 {
 		return fieldErr("checkpoint.every", "%v: want >= 0", time.Duration(c.Checkpoint.Every))
@@ -313,9 +320,14 @@ func (s *SourceConfig) validate() error {
 		if s.Seizures < 0 {
 			return fieldErr("source.seizures", "%d: want >= 0", s.Seizures)
 		}
-	case "edf":
+	case "file", "edf":
 		if s.Path == "" {
-			return fieldErr("source.path", "required for an edf source")
+			return fieldErr("source.path", "required for a %s source", s.Type)
+		}
+		switch s.Board {
+		case "", "cyton", "cyton-daisy", "ganglion":
+		default:
+			return fieldErr("source.board", "%q: want cyton, cyton-daisy or ganglion", s.Board)
 		}
 	case "openbci":
 		if s.Port == "" {
@@ -329,9 +341,14 @@ func (s *SourceConfig) validate() error {
 			return fieldErr("source.drdy", "required for an ads1299 source (the GPIO wired to DRDY, e.g. GPIO25)")
 		}
 	case "":
-		return fieldErr("source.type", "required: synth, edf, openbci or ads1299")
+		return fieldErr("source.type", "required: synth, file, openbci or ads1299")
 	default:
-		return fieldErr("source.type", "%q: want synth, edf, openbci or ads1299", s.Type)
+		return fieldErr("source.type", "%q: want synth, file, openbci or ads1299", s.Type)
+	}
+	for i, l := range s.Labels {
+		if strings.TrimSpace(l) == "" {
+			return fieldErr("source.labels", "label %d is empty", i+1)
+		}
 	}
 	if s.Speed < 0 {
 		return fieldErr("source.speed", "%g: want >= 0", s.Speed)

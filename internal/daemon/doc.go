@@ -1,6 +1,7 @@
 // Package daemon is what ictald runs: its configuration (the TOML file,
 // validated in one place, errors naming the file's keys), the source it
-// builds from that configuration (synth, edf, openbci, ads1299, paced by
+// builds from that configuration (synth; file: EDF, BDF, OpenBCI GUI or
+// BrainFlow; openbci; ads1299 — relabelled by source.labels, paced by
 // acquire.Paced), the model it starts with (checkpoint, trained model or
 // a new one, with a corrupt checkpoint set aside instead of crash-looping),
 // the sinks (JSON lines, MQTT), and Run, which wires them to one

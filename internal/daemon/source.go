@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/acquire/ads1299"
 	"github.com/ictal/ictal/acquire/edf"
 	"github.com/ictal/ictal/acquire/openbci"
+	"github.com/ictal/ictal/acquire/recording"
 	"github.com/ictal/ictal/acquire/synth"
 )
 
@@ -36,22 +38,25 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		if s.Speed == 0 {
 			s.Speed = 1 // a simulated patient is live unless told otherwise
 		}
-	case "edf":
-		rc := edf.ReplayConfig{}
+	case "file", "edf":
+		o := &recording.Opts{Board: s.Board}
 		if s.Seizure != "" {
 			re, err := regexp.Compile(s.Seizure)
 			if err != nil {
 				return nil, fieldErr("source.seizure_regexp", "%v", err)
 			}
-			rc.Seizure = re
+			o.Seizure = re
 		}
-		r, err := edf.OpenReplay(s.Path, rc)
+		r, format, err := recording.Open(s.Path, o)
 		if err != nil {
-			return nil, fmt.Errorf("source (edf): %w", err)
+			return nil, fmt.Errorf("source (%s): %w", s.Type, err)
 		}
-		for _, sk := range r.Skipped() {
-			log.Info("edf signal not served", slog.Int("signal", sk.Index), slog.String("label", sk.Label), slog.String("reason", sk.Reason))
+		if e, ok := r.(*edf.Replay); ok {
+			for _, sk := range e.Skipped() {
+				log.Info("edf signal not served", slog.Int("signal", sk.Index), slog.String("label", sk.Label), slog.String("reason", sk.Reason))
+			}
 		}
+		log.Info("recording", slog.String("path", s.Path), slog.String("format", string(format)))
 		src = r
 	case "openbci":
 		o := openbci.DefaultOpts
@@ -83,6 +88,14 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		src = d
 	default:
 		return nil, fieldErr("source.type", "%q: unknown", s.Type)
+	}
+	if len(s.Labels) > 0 {
+		l, err := acquire.Relabel(src, s.Labels)
+		if err != nil {
+			src.Close()
+			return nil, fieldErr("source.labels", "%v", strings.TrimPrefix(err.Error(), "acquire: "))
+		}
+		src = l
 	}
 	speed := s.Speed
 	if s.RealTime && speed == 0 {
