@@ -87,7 +87,7 @@ type SourceConfig struct {
 	// file (EDF, EDF+, BDF, OpenBCI GUI text, BrainFlow CSV); edf is the
 	// same source under its older name
 	Path     string `toml:"path"`
-	Board    string `toml:"board"` // BrainFlow CSV: cyton, cyton-daisy or ganglion (empty: from the columns)
+	Board    string `toml:"board"`    // BrainFlow CSV: cyton, cyton-daisy or ganglion (empty: from the columns)
 	RealTime bool   `toml:"realtime"` // the same as speed = 1 (acquire.Paced paces every source)
 	Seizure  string `toml:"seizure_regexp"`
 	// openbci
