@@ -49,8 +49,13 @@ type Recording interface {
 // Opts configures Open. The zero value reads every format with the
 // channel names it carries.
 type Opts struct {
-	// Labels, when set, renames the channels (one per channel served),
-	// for hardware recordings whose files do not name the electrodes.
+	// Channels, when set, selects the channels served, in that order, by
+	// label (see acquire.Select): the EEG of a recording that also holds
+	// EOG, ECG, accelerometer or trigger channels.
+	Channels []string
+	// Labels, when set, renames the channels (one per channel served,
+	// after Channels), for hardware recordings whose files do not name
+	// the electrodes.
 	Labels []string
 	// Board chooses the BrainFlow board ("cyton", "cyton-daisy",
 	// "ganglion") instead of recognising it by column count.
@@ -96,6 +101,14 @@ func Open(path string, opts *Opts) (Recording, Format, error) {
 	}
 	if err != nil {
 		return nil, "", err
+	}
+	if opts.Channels != nil {
+		sel, err := acquire.Select(r, opts.Channels)
+		if err != nil {
+			r.Close()
+			return nil, "", fmt.Errorf("recording: %s: %w", path, err)
+		}
+		r = sel
 	}
 	if opts.Labels != nil {
 		if r, err = relabel(r, opts.Labels); err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ictal/ictal/acquire"
@@ -64,6 +65,18 @@ func TestOpenLabelsAndErrors(t *testing.T) {
 	r.Close()
 	if _, _, err := Open(path, &Opts{Labels: labels[:2]}); err == nil {
 		t.Error("2 labels for 8 channels accepted")
+	}
+	// Channels selects before Labels renames.
+	r, _, err = Open(path, &Opts{Channels: []string{"EXG Channel 6", "EXG Channel 0"}, Labels: []string{"O1", "Fp1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch := r.Info().Channels; len(ch) != 2 || ch[0].Label != "O1" || ch[1].Label != "Fp1" {
+		t.Errorf("selected and relabelled: %+v", ch)
+	}
+	r.Close()
+	if _, _, err := Open(path, &Opts{Channels: []string{"Cz"}}); err == nil || !strings.Contains(err.Error(), `no channel "Cz"`) {
+		t.Errorf("a channel the file lacks: %v", err)
 	}
 	junk := filepath.Join(t.TempDir(), "junk.bin")
 	if err := os.WriteFile(junk, []byte("PK\x03\x04zip"), 0o644); err != nil {

@@ -99,12 +99,15 @@ func runEDFInfo(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("edf info", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal edf info FILE\n\nPrints the header, signals and annotations of an EDF/EDF+/BDF/BDF+ file as one JSON object.\nAnnotation onsets are seconds from the header's start date and time.")
+		fmt.Fprintln(stderr, "usage: ictal edf info FILE\n\nPrints the header, signals and annotations of an EDF/EDF+/BDF/BDF+ file as one JSON object.\nAnnotation onsets are seconds from the header's start date and time. For an OpenBCI GUI\nor BrainFlow file it prints the format, board, rate, channels, frames, duration, gaps\nand markers, reading every row.")
 		fs.PrintDefaults()
 	}
 	file, err := splitFile(fs, args)
 	if err != nil {
 		return err
+	}
+	if isBoardFile(file) {
+		return boardFileInfo(file, stdout)
 	}
 	r, err := edf.Open(file)
 	if err != nil {

@@ -204,3 +204,21 @@ func TestEDFTruncatedFile(t *testing.T) {
 		t.Errorf("cat: exit %d, %d lines, stderr %q", code, len(lines), errOut)
 	}
 }
+
+// TestEDFInfoOpenBCI: `ictal edf info` describes an OpenBCI GUI recording
+// from reading it through.
+func TestEDFInfoOpenBCI(t *testing.T) {
+	path := datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"edf", "info", path}, &stdout, &stderr); code != 0 {
+		t.Fatal(stderr.String())
+	}
+	var got boardInfo
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Format != "openbci-gui" || got.Rate != 250 || got.Frames != 22490 || got.Duration != 89.96 || len(got.Signals) != 8 ||
+		got.Signals[0].Label != "EXG Channel 0" || got.Signals[0].Unit != "uV" || got.Start == nil || *got.Start != "2019-05-15T16:00:53.329Z" {
+		t.Errorf("info %s", stdout.String())
+	}
+}

@@ -26,6 +26,7 @@ type modelFlags struct {
 	threshold       float64
 	k, n            int
 	montage         string
+	channels        string
 	board           string
 	condition       bool
 	mains           string
@@ -47,7 +48,8 @@ func (m *modelFlags) add(fs *flag.FlagSet) {
 	fs.Float64Var(&m.threshold, "threshold", 0, fmt.Sprintf("decision threshold on the score (0: %g)", alert.DefaultThreshold))
 	fs.IntVar(&m.k, "k", 0, fmt.Sprintf("alert when k of the last n windows are positive (0: %d)", alert.DefaultK))
 	fs.IntVar(&m.n, "n", 0, fmt.Sprintf("see -k (0: %d)", alert.DefaultN))
-	fs.StringVar(&m.montage, "montage", "", "channel labels, comma-separated (e.g. Fp1,Fp2,C3,C4,P7,P8,O1,O2), for recordings that do not name their electrodes (OpenBCI, BrainFlow)")
+	fs.StringVar(&m.channels, "channels", "", "channels to use, by label, comma-separated (e.g. Fp1,Fp2,C3; the \"EEG \" prefix and case may be left out), leaving out EOG, ECG, accelerometer or trigger channels (default: all)")
+	fs.StringVar(&m.montage, "montage", "", "channel labels, comma-separated (e.g. Fp1,Fp2,C3,C4,P7,P8,O1,O2), for recordings that do not name their electrodes (OpenBCI, BrainFlow); after -channels")
 	fs.StringVar(&m.board, "board", "", "BrainFlow CSV board: cyton, cyton-daisy or ganglion (default: from the column count)")
 	fs.BoolVar(&m.condition, "conditioning", true, fmt.Sprintf("filter before features: %g Hz high-pass, mains notches, %g Hz low-pass (false: for recordings filtered elsewhere)", features.DefaultHighPass, features.DefaultLowPass))
 	fs.StringVar(&m.mains, "mains", "", "mains notches: 50, 60, both or off (default: "+features.DefaultMains+")")
@@ -79,12 +81,15 @@ func (m *modelFlags) open(path string) (recording.Recording, error) {
 		}
 		opts.Seizure = re
 	}
+	if m.channels != "" {
+		opts.Channels = strings.Split(m.channels, ",")
+	}
 	if m.montage != "" {
 		opts.Labels = strings.Split(m.montage, ",")
 	}
 	r, _, err := recording.Open(path, opts)
-	if err != nil && opts.Labels != nil {
-		return nil, fmt.Errorf("-montage: %w", err)
+	if err != nil && (opts.Labels != nil || opts.Channels != nil) {
+		return nil, fmt.Errorf("-channels/-montage: %w", err)
 	}
 	return r, err
 }
