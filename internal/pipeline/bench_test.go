@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"github.com/ictal/ictal/features/artifact"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -65,18 +66,23 @@ func writeRecording(tb testing.TB, path string, channels int, d time.Duration, s
 func BenchmarkReplayHour(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "hour.edf")
 	writeRecording(b, path, 23, time.Hour, 4, 7)
-	for _, off := range []bool{true, false} {
+	// Old (the signal path before conditioning and artifact rejection)
+	// and new (the defaults) in one run.
+	for _, v := range []struct {
+		name              string
+		condOff, artifOff bool
+	}{
+		{"conditioning=off,artifacts=off", true, true},
+		{"conditioning=on,artifacts=off", false, true},
+		{"conditioning=on,artifacts=on", false, false},
+	} {
 		fcfg := defaultFeatures
-		fcfg.Conditioning.Off = off
-		name := "conditioning=on"
-		if off {
-			name = "conditioning=off"
-		}
-		b.Run(name, func(b *testing.B) { benchmarkReplay(b, path, fcfg) })
+		fcfg.Conditioning.Off = v.condOff
+		b.Run(v.name, func(b *testing.B) { benchmarkReplay(b, path, fcfg, artifact.Config{Off: v.artifOff}) })
 	}
 }
 
-func benchmarkReplay(b *testing.B, path string, fcfg features.Config) {
+func benchmarkReplay(b *testing.B, path string, fcfg features.Config, acfg artifact.Config) {
 	var rtf, allocsPerFrame float64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -84,7 +90,7 @@ func benchmarkReplay(b *testing.B, path string, fcfg features.Config) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := New(src, fcfg, newModel(b, src, fcfg, "UOB"), Config{Learning: Learning{Mode: LearnAnnotations}}, nil, Hooks{}, nil)
+		p, err := New(src, fcfg, newModel(b, src, fcfg, "UOB"), Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: acfg}, nil, Hooks{}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
