@@ -28,7 +28,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	var mf modelFlags
 	mf.add(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal train -o MODEL [flags] FILE.edf...\n\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, with how\nit was built (`ictal model info`), for `ictal replay -model` or ictald's\nclassifier.model. The recordings must make the same features (montage).")
+		fmt.Fprintln(stderr, "usage: ictal train -o MODEL [flags] RECORDING...\n\nRecordings are EDF, EDF+, BDF, OpenBCI GUI text or BrainFlow CSV.\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, with how\nit was built (`ictal model info`), for `ictal replay -model` or ictald's\nclassifier.model. The recordings must make the same features (montage).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

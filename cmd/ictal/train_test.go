@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ictal/ictal/internal/datadir"
 	"github.com/ictal/ictal/internal/modelfile"
 )
 
@@ -252,5 +253,42 @@ func TestModelInfo(t *testing.T) {
 				t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errb.String(), tt.want)
 			}
 		})
+	}
+}
+
+// TestRealCytonRaisesNoAlert is the signal path's acceptance test: a
+// model trained on a simulated 8-channel, 250 Hz recording, scoring the
+// real OpenBCI Cyton recording (a healthy volunteer: blinks, jaw
+// clenches, eyes closed) read directly, with conditioning and artifact
+// rejection on and -learn off, raises no alert; the blinks and clenches
+// are gated as artifacts, and nothing is learned.
+func TestRealCytonRaisesNoAlert(t *testing.T) {
+	cyton := datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+	dir := t.TempDir()
+	rec, model := filepath.Join(dir, "sim.edf"), filepath.Join(dir, "sim.model")
+	const montage = "Fp1,Fp2,C3,C4,P7,P8,O1,O2" // the OpenBCI Cyton guide's
+	var out, errb bytes.Buffer
+	if code := run([]string{"synth", "-o", rec, "-duration", "10m", "-channels", "8", "-rate", "250", "-seizures", "2", "-seed", "1"}, &out, &errb); code != 0 {
+		t.Fatal(errb.String())
+	}
+	if code := run([]string{"train", "-montage", montage, "-o", model, rec}, &out, &errb); code != 0 {
+		t.Fatal(errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"replay", "-montage", montage, "-model", model, cyton}, &out, &errb); code != 0 {
+		t.Fatal(errb.String())
+	}
+	var sum fileReport
+	lastLine(t, out.Bytes(), &sum)
+	if sum.Alerts != 0 || sum.Learn != "off" || sum.LearnedPos+sum.LearnedNeg != 0 || sum.Windows != 88 || sum.Artifact < 20 || sum.Usable < 40 {
+		t.Errorf("summary %+v", sum)
+	}
+	if !strings.Contains(out.String(), `"artifact":"eye","channels":["Fp1","Fp2"]`) || !strings.Contains(out.String(), `"artifact":"muscle"`) {
+		t.Errorf("no eye or muscle artifact state in\n%s", out.String())
+	}
+	// Without -montage the model's montage does not fit the file's
+	// unnamed channels, and replay says so.
+	if code := run([]string{"replay", "-model", model, cyton}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "channels: model Fp1,Fp2") {
+		t.Errorf("replay without -montage: %d %s", code, errb.String())
 	}
 }
