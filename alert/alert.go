@@ -48,7 +48,7 @@ const (
 	StateOffline      State = "offline"       // daemon not connected (last will)
 	StateSignalLost   State = "signal-lost"   // frames missing: gap, source error, reconnecting
 	StateElectrodeOff State = "electrode-off" // lead-off, flat line or saturation on a channel
-	StateArtifact     State = "artifact"      // muscle, eye or electrode artifact: windows are not scored
+	StateArtifact     State = "artifact"      // muscle, eye or electrode artifact, or settling: windows are not scored
 )
 
 // Status is a change of the monitor's state.
@@ -58,9 +58,10 @@ type Status struct {
 	// Reason says why, for logs and the JSON-lines output ("lead-off on
 	// channel 3 T7-P7"); it is not part of the MQTT payload.
 	Reason string
-	// Artifact is the kind of artifact ("muscle", "eye", "electrode")
-	// when State is StateArtifact, and Channels the channels it was found
-	// on; both are in the payload when set.
+	// Artifact is the kind of artifact ("muscle", "eye", "electrode", or
+	// "settling" for the first seconds after a start or a gap) when State
+	// is StateArtifact, and Channels the channels it was found on (none
+	// for settling); both are in the payload when set.
 	Artifact string
 	Channels []string
 }
