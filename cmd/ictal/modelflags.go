@@ -71,7 +71,7 @@ func (m *modelFlags) artifact() artifact.Config {
 }
 
 // open opens the recording at path in any format ictal reads, with the
-// -montage labels and -seizure expression.
+// -channels selection, -montage labels and -seizure expression.
 func (m *modelFlags) open(path string) (recording.Recording, error) {
 	opts := &recording.Opts{Board: m.board}
 	if m.seizureRe != "" {
@@ -87,10 +87,7 @@ func (m *modelFlags) open(path string) (recording.Recording, error) {
 	if m.montage != "" {
 		opts.Labels = strings.Split(m.montage, ",")
 	}
-	r, _, err := recording.Open(path, opts)
-	if err != nil && (opts.Labels != nil || opts.Channels != nil) {
-		return nil, fmt.Errorf("-channels/-montage: %w", err)
-	}
+	r, _, err := recording.Open(path, opts) // its errors name the file and the label
 	return r, err
 }
 
