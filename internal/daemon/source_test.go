@@ -48,11 +48,7 @@ jsonl = "` + filepath.Join(dir, "out.jsonl") + `"
 			t.Errorf("output lacks %s:\n%s", want, out)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "model.ckpt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta, _, err := modelfile.Decode(b)
+	meta, _, err := modelfile.ReadFile(filepath.Join(dir, "model.ckpt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,12 +58,9 @@ jsonl = "` + filepath.Join(dir, "out.jsonl") + `"
 
 	// The same recording with the labels of another montage is refused
 	// by a model built for this one, naming the difference.
-	if err := os.WriteFile(filepath.Join(dir, "m.model"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	other := strings.Replace(text, `"O1", "O2"`, `"T7", "T8"`, 1)
 	other = strings.Replace(other, "model.ckpt", "other.ckpt", 1)
-	other = strings.Replace(other, "[checkpoint]", "[classifier]\nmodel = \""+filepath.Join(dir, "m.model")+"\"\n[checkpoint]", 1)
+	other = strings.Replace(other, "[checkpoint]", "[classifier]\nmodel = \""+filepath.Join(dir, "model.ckpt")+"\"\n[checkpoint]", 1)
 	if cfg, err = ParseConfig(other, "test.toml"); err != nil {
 		t.Fatal(err)
 	}
