@@ -88,7 +88,7 @@ func Open(path string, opts *Opts) (Recording, Format, error) {
 	if opts == nil {
 		opts = &Opts{}
 	}
-	format, err := sniffFile(path)
+	format, err := SniffFile(path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -118,7 +118,8 @@ func Open(path string, opts *Opts) (Recording, Format, error) {
 	return r, format, nil
 }
 
-func sniffFile(path string) (Format, error) {
+// SniffFile tells the format of the file at path from its first bytes.
+func SniffFile(path string) (Format, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"time"
 
 	"github.com/ictal/ictal/acquire"
@@ -36,14 +35,7 @@ type boardSignal struct {
 // isBoardFile reports whether the file at path is an OpenBCI GUI or
 // BrainFlow recording rather than EDF or BDF.
 func isBoardFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 8)
-	n, _ := io.ReadFull(f, head)
-	format, err := recording.Sniff(head[:n])
+	format, err := recording.SniffFile(path)
 	return err == nil && (format == recording.GUI || format == recording.BrainFlow)
 }
 
