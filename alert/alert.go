@@ -111,6 +111,12 @@ const (
 	VerdictRejected  = "rejected"
 )
 
+// Labels of clinician feedback on an interval.
+const (
+	LabelSeizure    = "seizure"
+	LabelNonSeizure = "non-seizure"
+)
+
 // Label is a clinician's label fed back to the learner: a confirmed or
 // rejected alert, or an interval they mark, as the feedback payload of the
 // MQTT contract carries it (ParseFeedback). A recording's annotations do
@@ -127,4 +133,82 @@ type Label struct {
 	// From says where the label came from, for logs: "mqtt" for the
 	// contract's feedback payload.
 	From string
+	// By names the clinician who gave the label, as the feedback payload's
+	// optional "by" says (the ward board fills it in from its login); it
+	// is echoed in the acknowledgement and the logs, not verified.
+	By string
+}
+
+// Ack is the daemon's answer to one feedback message, published on
+// …/feedback/ack: which alert or interval it was about, whether its label
+// was applied and to how many windows, or why it was refused.
+type Ack struct {
+	// AlertID is the verdict's alert, or empty for an interval label (or
+	// for a message too malformed to say).
+	AlertID string
+	// Start and End bound an interval label; zero for a verdict.
+	Start, End time.Time
+	// Verdict is "confirmed" or "rejected" for a verdict; Label is
+	// "seizure" or "non-seizure" for an interval.
+	Verdict, Label string
+	// By is the clinician named in the feedback.
+	By string
+	// Applied is true when the label was learned on at least one window.
+	Applied bool
+	// Windows is how many buffered windows the label was learned on.
+	Windows int
+	// Reason says why a label was refused (or learned on nothing).
+	Reason string
+	// At is when the daemon answered (its clock).
+	At time.Time
+}
+
+// AckOf returns the acknowledgement of lab with its identifying fields
+// filled in (Applied, Windows, Reason and At are the caller's).
+func AckOf(lab Label) Ack {
+	a := Ack{AlertID: lab.AlertID, By: lab.By}
+	switch {
+	case lab.AlertID != "" && lab.Seizure:
+		a.Verdict = VerdictConfirmed
+	case lab.AlertID != "":
+		a.Verdict = VerdictRejected
+	case lab.Seizure:
+		a.Start, a.End, a.Label = lab.Start, lab.End, LabelSeizure
+	default:
+		a.Start, a.End, a.Label = lab.Start, lab.End, LabelNonSeizure
+	}
+	return a
+}
+
+// AckSink is a Sink that publishes the acknowledgements of feedback.
+type AckSink interface {
+	// Ack is called once for every label the pipeline takes, applied or
+	// refused.
+	Ack(a Ack) error
+}
+
+// Evidence is the EEG behind an alert: the conditioned signals of the
+// channels that drove it, from about EvidenceBefore before its onset to
+// EvidenceAfter after its detection, published on …/evidence so that a
+// clinician can judge the alert.
+type Evidence struct {
+	AlertID   string
+	Site, Bed string
+	// Onset and DetectedAt repeat the alert's.
+	Onset, DetectedAt time.Time
+	// Start is the time of the first sample; Rate the sampling rate in Hz.
+	Start time.Time
+	Rate  float64
+	// Channels names the channels; Samples holds each channel's signal in
+	// µV, all of the same length.
+	Channels []string
+	Samples  [][]float32
+}
+
+// EvidenceSink is a Sink that publishes alerts' evidence.
+type EvidenceSink interface {
+	// Evidence is called once per alert, EvidenceAfter after its
+	// detection (or when the recording ends first). The sink must copy
+	// what it keeps.
+	Evidence(ev *Evidence) error
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -19,6 +20,8 @@ var ErrFeedback = errors.New("alert: invalid feedback")
 const (
 	// MaxFeedbackSize is the largest feedback payload accepted, in bytes.
 	MaxFeedbackSize = 4 << 10
+	// MaxByLength is the longest clinician name ("by") accepted, in bytes.
+	MaxByLength = 128
 	// DefaultFeedbackMaxDuration is the longest interval a clinician may
 	// label in one message.
 	DefaultFeedbackMaxDuration = 24 * time.Hour
@@ -70,7 +73,8 @@ func feedbackErr(format string, args ...any) error {
 //	{"v":1,"alert_id":"<UUID>","verdict":"confirmed"|"rejected"}
 //	{"v":1,"start":"<RFC 3339>","end":"<RFC 3339>","label":"seizure"|"non-seizure"}
 //
-// Keys are matched exactly (case included) and may not repeat; unknown
+// Either may carry "by", the clinician's name (at most MaxByLength bytes,
+// no control characters), which becomes Label.By. Keys are matched exactly (case included) and may not repeat; unknown
 // keys, other types, "v" other than the integer 1, and trailing data are
 // errors. An interval must have start < end, last at most MaxDuration,
 // start no earlier than now - Horizon and end no later than now + Skew.
@@ -93,10 +97,17 @@ func (r FeedbackRules) Parse(b []byte, now time.Time) (Label, error) {
 		return Label{}, feedbackErr(`field "v" missing`)
 	}
 	lab := Label{From: "mqtt"}
+	n := len(fields)
+	if by, ok := fields["by"]; ok {
+		if len(by) > MaxByLength || strings.IndexFunc(by, unicode.IsControl) >= 0 {
+			return Label{}, feedbackErr(`field "by": want a name of at most %d bytes without control characters`, MaxByLength)
+		}
+		lab.By, n = by, n-1
+	}
 	switch {
 	case fields["alert_id"] != "" || fields["verdict"] != "":
-		if len(fields) != 3 {
-			return Label{}, feedbackErr(`a verdict has exactly the fields "v", "alert_id" and "verdict"; got %s`, fieldNames(fields))
+		if n != 3 {
+			return Label{}, feedbackErr(`a verdict has exactly the fields "v", "alert_id" and "verdict" (and optionally "by"); got %s`, fieldNames(fields))
 		}
 		id, ok := normaliseUUID(fields["alert_id"])
 		if !ok {
@@ -111,8 +122,8 @@ func (r FeedbackRules) Parse(b []byte, now time.Time) (Label, error) {
 		}
 		lab.AlertID = id
 	default:
-		if len(fields) != 4 {
-			return Label{}, feedbackErr(`an interval has exactly the fields "v", "start", "end" and "label"; got %s`, fieldNames(fields))
+		if n != 4 {
+			return Label{}, feedbackErr(`an interval has exactly the fields "v", "start", "end" and "label" (and optionally "by"); got %s`, fieldNames(fields))
 		}
 		start, err := time.Parse(time.RFC3339Nano, fields["start"])
 		if err != nil {
@@ -133,9 +144,9 @@ func (r FeedbackRules) Parse(b []byte, now time.Time) (Label, error) {
 			return Label{}, feedbackErr("interval start %s is older than %v", fields["start"], r.Horizon)
 		}
 		switch fields["label"] {
-		case "seizure":
+		case LabelSeizure:
 			lab.Seizure = true
-		case "non-seizure":
+		case LabelNonSeizure:
 		default:
 			return Label{}, feedbackErr(`field "label": %q, want "seizure" or "non-seizure"`, fields["label"])
 		}
@@ -166,7 +177,7 @@ func feedbackFields(b []byte) (map[string]string, error) {
 		}
 		key := tok.(string) // object keys are always strings
 		switch key {
-		case "v", "alert_id", "verdict", "start", "end", "label":
+		case "v", "alert_id", "verdict", "start", "end", "label", "by":
 		default:
 			return nil, feedbackErr("byte %d: unknown field %q", at, key)
 		}
@@ -232,7 +243,7 @@ func syntaxCause(err error) error {
 // fieldNames lists the keys present, for error messages.
 func fieldNames(m map[string]string) string {
 	names := make([]string, 0, len(m))
-	for _, k := range []string{"v", "alert_id", "verdict", "start", "end", "label"} {
+	for _, k := range []string{"v", "alert_id", "verdict", "start", "end", "label", "by"} {
 		if _, ok := m[k]; ok {
 			names = append(names, fmt.Sprintf("%q", k))
 		}

@@ -26,6 +26,10 @@ func TestParseFeedbackAccepts(t *testing.T) {
 			Label{Start: time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC), End: time.Date(2026, 11, 21, 9, 45, 0, 0, time.UTC), From: "mqtt"}},
 		{"end within the clock skew", `{"v":1,"start":"2026-11-21T09:59:00Z","end":"2026-11-21T10:01:00Z","label":"seizure"}`,
 			Label{Start: time.Date(2026, 11, 21, 9, 59, 0, 0, time.UTC), End: time.Date(2026, 11, 21, 10, 1, 0, 0, time.UTC), Seizure: true, From: "mqtt"}},
+		{"verdict by a named clinician", `{"v":1,"alert_id":"8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b","verdict":"rejected","by":"Dr. Ana Núñez"}`,
+			Label{AlertID: "8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b", From: "mqtt", By: "Dr. Ana Núñez"}},
+		{"interval by a named clinician", `{"by":"alice","v":1,"start":"2026-11-21T09:30:00Z","end":"2026-11-21T09:31:00Z","label":"seizure"}`,
+			Label{Start: time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC), End: time.Date(2026, 11, 21, 9, 31, 0, 0, time.UTC), Seizure: true, From: "mqtt", By: "alice"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,7 +37,7 @@ func TestParseFeedbackAccepts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.AlertID != tt.want.AlertID || got.Seizure != tt.want.Seizure || got.From != tt.want.From ||
+			if got.AlertID != tt.want.AlertID || got.Seizure != tt.want.Seizure || got.From != tt.want.From || got.By != tt.want.By ||
 				!got.Start.Equal(tt.want.Start) || !got.End.Equal(tt.want.End) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
@@ -52,7 +56,10 @@ func TestParseFeedbackRejects(t *testing.T) {
 		{"invalid UTF-8", "{\"v\":1,\"alert_id\":\"\xff\",\"verdict\":\"confirmed\"}", "UTF-8"},
 		{"oversized", `{"v":1,"alert_id":` + id + `,"verdict":"confirmed"}` + strings.Repeat(" ", MaxFeedbackSize), "more than 4096"},
 		{"trailing data", `{"v":1,"alert_id":` + id + `,"verdict":"confirmed"}{}`, "data after the object"},
-		{"unknown field", `{"v":1,"alert_id":` + id + `,"verdict":"confirmed","by":"dr x"}`, `unknown field "by"`},
+		{"unknown field", `{"v":1,"alert_id":` + id + `,"verdict":"confirmed","note":"dr x"}`, `unknown field "note"`},
+		{"by too long", `{"v":1,"alert_id":` + id + `,"verdict":"confirmed","by":"` + strings.Repeat("a", MaxByLength+1) + `"}`, `field "by"`},
+		{"by with a control character", `{"v":1,"alert_id":` + id + `,"verdict":"confirmed","by":"a\u0007b"}`, `field "by"`},
+		{"by alone", `{"v":1,"by":"alice"}`, `an interval has exactly`},
 		{"key in another case", `{"v":1,"Alert_ID":` + id + `,"verdict":"confirmed"}`, `unknown field "Alert_ID"`},
 		{"repeated key", `{"v":1,"alert_id":` + id + `,"verdict":"rejected","verdict":"confirmed"}`, `"verdict" repeated`},
 		{"missing v", `{"alert_id":` + id + `,"verdict":"confirmed"}`, `"v" missing`},

@@ -1,0 +1,110 @@
+package alert
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Acknowledgement status values.
+const (
+	AckApplied = "applied"
+	AckRefused = "refused"
+)
+
+// MaxAckSize bounds an acknowledgement payload accepted by ParseAck.
+const MaxAckSize = 8 << 10
+
+// ErrAck is wrapped by every error of ParseAck.
+var ErrAck = errors.New("alert: invalid acknowledgement")
+
+// AppendAck appends the acknowledgement payload of the MQTT contract:
+//
+//	{"v":1,"status":"applied"|"refused","alert_id","verdict"} (a verdict)
+//	{"v":1,"status":…,"start","end","label"}                    (an interval)
+//
+// followed by "by" when the feedback named a clinician, "windows" (how
+// many windows the label was learned on), "reason" when there is one, and
+// "at". A refusal of a message too malformed to say what it was about has
+// neither alert_id nor interval.
+func AppendAck(dst []byte, a Ack) []byte {
+	dst = append(dst, `{"v":1,"status":`...)
+	if a.Applied {
+		dst = AppendJSONString(dst, AckApplied)
+	} else {
+		dst = AppendJSONString(dst, AckRefused)
+	}
+	if a.AlertID != "" {
+		dst = append(dst, `,"alert_id":`...)
+		dst = AppendJSONString(dst, a.AlertID)
+	}
+	if a.Verdict != "" {
+		dst = append(dst, `,"verdict":`...)
+		dst = AppendJSONString(dst, a.Verdict)
+	}
+	if a.Label != "" {
+		dst = append(dst, `,"start":`...)
+		dst = appendTime(dst, a.Start)
+		dst = append(dst, `,"end":`...)
+		dst = appendTime(dst, a.End)
+		dst = append(dst, `,"label":`...)
+		dst = AppendJSONString(dst, a.Label)
+	}
+	if a.By != "" {
+		dst = append(dst, `,"by":`...)
+		dst = AppendJSONString(dst, a.By)
+	}
+	dst = append(dst, `,"windows":`...)
+	dst = strconv.AppendInt(dst, int64(a.Windows), 10)
+	if a.Reason != "" {
+		dst = append(dst, `,"reason":`...)
+		dst = AppendJSONString(dst, a.Reason)
+	}
+	dst = append(dst, `,"at":`...)
+	dst = appendTime(dst, a.At)
+	return append(dst, '}')
+}
+
+// ParseAck reads an acknowledgement payload: at most MaxAckSize bytes,
+// one JSON object with only the contract's fields, "v" 1 and a known
+// status. Errors wrap ErrAck.
+func ParseAck(b []byte) (Ack, error) {
+	if len(b) > MaxAckSize {
+		return Ack{}, fmt.Errorf("%w: %d bytes, more than %d", ErrAck, len(b), MaxAckSize)
+	}
+	var w struct {
+		V       int       `json:"v"`
+		Status  string    `json:"status"`
+		AlertID string    `json:"alert_id"`
+		Verdict string    `json:"verdict"`
+		Start   time.Time `json:"start"`
+		End     time.Time `json:"end"`
+		Label   string    `json:"label"`
+		By      string    `json:"by"`
+		Windows int       `json:"windows"`
+		Reason  string    `json:"reason"`
+		At      time.Time `json:"at"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return Ack{}, fmt.Errorf("%w: %v", ErrAck, err)
+	}
+	if dec.More() {
+		return Ack{}, fmt.Errorf("%w: data after the object", ErrAck)
+	}
+	if w.V != 1 {
+		return Ack{}, fmt.Errorf(`%w: field "v" is %d, want 1`, ErrAck, w.V)
+	}
+	if w.Status != AckApplied && w.Status != AckRefused {
+		return Ack{}, fmt.Errorf(`%w: field "status": %q, want "applied" or "refused"`, ErrAck, w.Status)
+	}
+	if w.Windows < 0 {
+		return Ack{}, fmt.Errorf(`%w: field "windows" is %d`, ErrAck, w.Windows)
+	}
+	return Ack{AlertID: w.AlertID, Verdict: w.Verdict, Start: w.Start, End: w.End, Label: w.Label, By: w.By,
+		Applied: w.Status == AckApplied, Windows: w.Windows, Reason: w.Reason, At: w.At}, nil
+}
