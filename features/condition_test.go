@@ -287,3 +287,29 @@ func equalFloats(a, b []float64) bool {
 	}
 	return true
 }
+
+// TestConditionedIsWhatTheWindowHolds: Conditioned returns each frame as
+// the extractor stores it: DC offset and 50 Hz hum removed, a 10 Hz
+// rhythm kept, an invalid sample 0.
+func TestConditionedIsWhatTheWindowHolds(t *testing.T) {
+	const fs = 250.0
+	e, err := New(Config{Channels: 2, Rate: fs, Conditioning: Conditioning{Mains: "50"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak := 0.0
+	for i := 0; i < 20*fs; i++ {
+		ti := float64(i) / fs
+		e.Push([]float64{30000 + 200*math.Sin(2*math.Pi*50*ti) + 40*math.Sin(2*math.Pi*10*ti), math.NaN()})
+		y := e.Conditioned()
+		if y[1] != 0 {
+			t.Fatalf("frame %d: invalid sample conditioned to %g, want 0", i, y[1])
+		}
+		if i >= 10*fs {
+			peak = math.Max(peak, math.Abs(y[0]))
+		}
+	}
+	if peak < 38 || peak > 42 {
+		t.Errorf("30 mV offset + 200 µV of 50 Hz + 40 µV of 10 Hz conditioned to a peak of %.2f µV, want about 40", peak)
+	}
+}

@@ -220,6 +220,12 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	return true
 }
 
+// Conditioned returns the frame last pushed as it was stored: each
+// channel's sample in µV after the conditioning filters (0 where the input
+// was invalid). The slice is the Extractor's own and changes with the next
+// Push: copy what you keep.
+func (e *Extractor) Conditioned() []float64 { return e.in }
+
 // Invalid returns how many frames of the current window had at least one
 // sample replaced by 0 because it was NaN, infinite or beyond MaxSample.
 // A caller may discard a vector whose window has any.

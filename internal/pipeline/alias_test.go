@@ -6,6 +6,7 @@ type (
 	alertEvent  = alert.Event
 	alertStatus = alert.Status
 	alertScore  = alert.Score
+	alertEvid   = alert.Evidence
 	alertSink   = alert.Sink
 	alertRule   = alert.DetectorConfig
 )

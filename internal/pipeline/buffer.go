@@ -20,6 +20,7 @@ type lateLabels struct {
 	events     *events                       // finds the alert a label names
 	offset     func(time.Time) time.Duration // wall-clock time to offset
 	train      func(x []float64, seizure bool)
+	ack        func(alert.Ack) // every label's answer, applied or refused
 	stats      *Stats
 	log        *slog.Logger
 }
@@ -36,14 +37,17 @@ func (l *lateLabels) drain(now time.Duration) {
 	}
 }
 
-// apply learns the buffered windows lab covers.
+// apply learns the buffered windows lab covers and acknowledges it.
 func (l *lateLabels) apply(lab alert.Label, now time.Duration) {
+	ack := alert.AckOf(lab)
+	defer func() { l.ack(ack) }()
 	var a, b time.Duration
 	if lab.AlertID != "" {
 		var ok bool
 		if a, b, ok = l.events.span(lab.AlertID, now); !ok {
 			l.stats.LabelsUnused++
-			l.log.Warn("feedback for an unknown alert dropped", slog.String("alert_id", lab.AlertID), slog.String("from", lab.From))
+			ack.Reason = "no recent alert of this monitor has this id"
+			l.log.Warn("feedback for an unknown alert dropped", slog.String("alert_id", lab.AlertID), slog.String("from", lab.From), slog.String("by", lab.By))
 			return
 		}
 	} else {
@@ -51,17 +55,20 @@ func (l *lateLabels) apply(lab alert.Label, now time.Duration) {
 	}
 	if b <= a {
 		l.stats.LabelsUnused++
-		l.log.Warn("empty label interval dropped", slog.String("from", lab.From))
+		ack.Reason = "empty interval"
+		l.log.Warn("empty label interval dropped", slog.String("from", lab.From), slog.String("by", lab.By))
 		return
 	}
-	learned := l.learnSpan(a, b, lab.Seizure)
-	if learned == 0 {
+	ack.Windows = l.learnSpan(a, b, lab.Seizure)
+	if ack.Windows == 0 {
 		l.stats.LabelsUnused++
-		l.log.Warn("label covers no buffered window", slog.Duration("start", a), slog.Duration("end", b), slog.String("from", lab.From))
+		ack.Reason = "covers no window still in the buffer (already labelled, gated, or older than the buffer)"
+		l.log.Warn("label covers no buffered window", slog.Duration("start", a), slog.Duration("end", b), slog.String("from", lab.From), slog.String("by", lab.By))
 		return
 	}
+	ack.Applied = true
 	l.stats.LabelsApplied++
-	l.log.Info("label applied", slog.Bool("seizure", lab.Seizure), slog.Int("windows", learned), slog.String("from", lab.From))
+	l.log.Info("label applied", slog.Bool("seizure", lab.Seizure), slog.Int("windows", ack.Windows), slog.String("from", lab.From), slog.String("by", lab.By))
 }
 
 // learnSpan learns, with the given label, every buffered window not yet

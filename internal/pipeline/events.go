@@ -25,7 +25,8 @@ type events struct {
 	sinks                *sinks
 	log                  *slog.Logger
 	wall                 func(time.Duration) time.Time
-	count                *int64 // Stats.Events
+	onAlert              func(*alert.Event) // after the sinks; may be nil
+	count                *int64             // Stats.Events
 	suppressed           *int64 // Stats.Suppressed, of detectors replaced
 }
 
@@ -91,6 +92,9 @@ func (ev *events) start(dec alert.Decision, x []float64) {
 	ev.remember(alertRecord{id: e.ID, onset: dec.Onset})
 	ev.log.Info("seizure detected", slog.String("id", e.ID), slog.Duration("onset", dec.Onset), slog.Float64("score", dec.Score))
 	ev.sinks.alert(e)
+	if ev.onAlert != nil {
+		ev.onAlert(e)
+	}
 }
 
 func (ev *events) end(end time.Duration, score float64) {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +17,10 @@ type confirmer struct {
 	collect
 	labels  chan<- alert.Label
 	verdict bool
+	acks    []alert.Ack
 }
+
+func (c *confirmer) Ack(a alert.Ack) error { c.acks = append(c.acks, a); return nil }
 
 func (c *confirmer) Alert(e *alert.Event) error {
 	c.collect.Alert(e)
@@ -59,6 +63,14 @@ func TestFeedbackConfirmsAlerts(t *testing.T) {
 		}
 		if st.LabelsApplied != int64(len(sink.alerts)) {
 			t.Errorf("%d labels applied for %d alerts", st.LabelsApplied, len(sink.alerts))
+		}
+		if len(sink.acks) != len(sink.alerts) {
+			t.Fatalf("%d acks for %d labels", len(sink.acks), len(sink.alerts))
+		}
+		for i, a := range sink.acks {
+			if !a.Applied || a.AlertID != sink.alerts[i].ID || a.Windows == 0 || a.At.IsZero() {
+				t.Errorf("ack %d: %+v", i, a)
+			}
 		}
 		learned := st.LearnedPos
 		if !verdict {
@@ -148,3 +160,29 @@ func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 var epoch = time.Unix(0, 0)
 
 func at(d time.Duration) time.Time { return epoch.Add(d) }
+
+// A monitor that does not learn from feedback answers every label with a
+// refusal that says so.
+func TestFeedbackRefusedWhenNotLearning(t *testing.T) {
+	src := newPatient(t, 8, 20*time.Minute, 3, 12)
+	sink := &confirmer{verdict: true}
+	p, err := New(src, features.Config{}, trained(t), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink.labels = p.Labels()
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.alerts) == 0 || len(sink.acks) != len(sink.alerts) {
+		t.Fatalf("%d alerts, %d acks", len(sink.alerts), len(sink.acks))
+	}
+	for _, a := range sink.acks {
+		if a.Applied || a.Windows != 0 || !strings.Contains(a.Reason, "learning.mode off") {
+			t.Errorf("ack %+v", a)
+		}
+	}
+	if st := p.Stats(); st.LearnedPos+st.LearnedNeg != 0 || st.LabelsUnused != int64(len(sink.alerts)) {
+		t.Errorf("stats %+v", st)
+	}
+}

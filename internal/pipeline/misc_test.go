@@ -133,6 +133,10 @@ type countingSink struct{ scores int }
 func (c *countingSink) Alert(*alertEvent) error { return nil }
 func (c *countingSink) Score(alertScore) error  { c.scores++; return nil }
 
+// Evidence makes the pipeline keep the evidence ring, so that the
+// allocation test covers it.
+func (c *countingSink) Evidence(*alertEvid) error { return nil }
+
 func TestReconfigure(t *testing.T) {
 	src := newPatient(t, 4, 3*time.Minute, 0, 1)
 	rules := make(chan alertRule, 2)

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,8 +68,9 @@ func TestLateLabelsApplyToAlert(t *testing.T) {
 	ev := &events{}
 	ev.remember(alertRecord{id: "a1", onset: 4 * time.Second, end: 8 * time.Second})
 	var pos, neg int
+	var acks []alert.Ack
 	st := &Stats{}
-	l := &lateLabels{buf: newRing(20, 1), minOverlap: 0.5, events: ev,
+	l := &lateLabels{buf: newRing(20, 1), minOverlap: 0.5, events: ev, ack: func(a alert.Ack) { acks = append(acks, a) },
 		train: func(_ []float64, seizure bool) {
 			if seizure {
 				pos++
@@ -80,7 +82,7 @@ func TestLateLabelsApplyToAlert(t *testing.T) {
 		start := time.Duration(i) * time.Second
 		l.buf.push(start, start+2*time.Second, []float64{float64(i)})
 	}
-	l.apply(alert.Label{AlertID: "a1", Seizure: true}, 13*time.Second)
+	l.apply(alert.Label{AlertID: "a1", Seizure: true, By: "alice"}, 13*time.Second)
 	// Windows [3,5) … [7,9) overlap [4,8) by at least 1 s: 3, 4, 5, 6, 7.
 	if pos != 5 || st.LabelsApplied != 1 {
 		t.Errorf("%d windows learned, %d labels applied", pos, st.LabelsApplied)
@@ -92,5 +94,18 @@ func TestLateLabelsApplyToAlert(t *testing.T) {
 	l.apply(alert.Label{AlertID: "unknown", Seizure: true}, 13*time.Second)
 	if st.LabelsUnused != 2 {
 		t.Errorf("an unknown alert's label counted %d unused", st.LabelsUnused)
+	}
+	// Every label is answered: applied to 5 windows, then refused twice.
+	if len(acks) != 3 {
+		t.Fatalf("%d acks, want 3: %+v", len(acks), acks)
+	}
+	if a := acks[0]; !a.Applied || a.Windows != 5 || a.AlertID != "a1" || a.Verdict != alert.VerdictConfirmed || a.By != "alice" {
+		t.Errorf("first ack %+v", a)
+	}
+	if a := acks[1]; a.Applied || a.Windows != 0 || a.Verdict != alert.VerdictRejected || !strings.Contains(a.Reason, "no window") {
+		t.Errorf("second ack %+v", a)
+	}
+	if a := acks[2]; a.Applied || !strings.Contains(a.Reason, "no recent alert") {
+		t.Errorf("third ack %+v", a)
 	}
 }

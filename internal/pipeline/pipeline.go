@@ -74,6 +74,7 @@ type Pipeline struct {
 	ev     *events      // decisions → events, reloads
 	annot  *intervalSet // LearnAnnotations: the recording's seizures
 	late   *lateLabels  // LearnFeedback: buffered windows, late labels
+	evid   *evidence    // alerts' EEG; nil without an EvidenceSink
 	labelC chan alert.Label
 
 	state    alert.State
@@ -133,8 +134,14 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		}
 	}
 	p.rank = newRanking(ext, labels, c.TopChannels)
+	if len(p.sinks.evidence) > 0 {
+		p.evid = newEvidence(labels, info.Rate, &p.sinks, p.wall)
+	}
 	p.ev = &events{det: det, rules: c.Rules, site: c.Site, bed: c.Bed, algorithm: model.Config().Algorithm,
 		rank: p.rank, sinks: &p.sinks, log: log, wall: p.wall, count: &p.stats.Events, suppressed: &p.stats.Suppressed}
+	if p.evid != nil {
+		p.ev.onAlert = p.evid.alert
+	}
 	switch c.Learning.Mode {
 	case LearnAnnotations:
 		lab, ok := src.(acquire.Labeled)
@@ -149,7 +156,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		}
 		p.late = &lateLabels{buf: newRing(int(c.Learning.Buffer/step)+1, ext.Dim()), in: p.labelC,
 			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, events: p.ev,
-			offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, train: p.train, stats: &p.stats, log: log}
+			offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, train: p.train, ack: p.ack, stats: &p.stats, log: log}
 	}
 	return p, nil
 }
@@ -240,9 +247,16 @@ func (p *Pipeline) step() (done bool, err error) {
 	if p.frame.Flags&acquire.FlagGap != 0 {
 		p.stats.Gaps++
 		p.ext.Reset()
+		if p.evid != nil {
+			p.evid.gap()
+		}
 	}
 	p.qual.update(p.frame)
-	if p.ext.Push(p.frame.Samples) {
+	ready := p.ext.Push(p.frame.Samples)
+	if p.evid != nil {
+		p.evid.push(p.frame.Time, p.ext.Conditioned())
+	}
+	if ready {
 		p.window()
 	}
 	return false, nil
@@ -289,6 +303,8 @@ func (p *Pipeline) window() {
 	if p.late != nil {
 		p.late.drain(end)
 		p.late.ageOut(end)
+	} else {
+		p.refuseLabels()
 	}
 	if now := p.now(); now.Sub(p.lastCkpt) >= p.cfg.CheckpointEvery {
 		p.lastCkpt = now
@@ -387,6 +403,30 @@ func (p *Pipeline) train(x []float64, pos bool) {
 	}
 }
 
+// ack stamps a label's acknowledgement with the time and hands it to the
+// sinks.
+func (p *Pipeline) ack(a alert.Ack) {
+	a.At = p.now()
+	p.sinks.ack(a)
+}
+
+// refuseLabels answers the labels that arrive when the pipeline does not
+// learn from feedback: each is acknowledged as refused, none is applied.
+func (p *Pipeline) refuseLabels() {
+	for {
+		select {
+		case lab := <-p.labelC:
+			p.stats.LabelsUnused++
+			a := alert.AckOf(lab)
+			a.Reason = "this monitor does not learn from feedback (learning.mode " + p.cfg.Learning.Mode + ")"
+			p.log.Warn("feedback refused: not learning from feedback", slog.String("mode", p.cfg.Learning.Mode), slog.String("by", lab.By))
+			p.ack(a)
+		default:
+			return
+		}
+	}
+}
+
 func (p *Pipeline) checkpoint() {
 	if p.hooks.Checkpoint == nil {
 		return
@@ -402,8 +442,13 @@ func (p *Pipeline) checkpoint() {
 // finish ends an event in progress and saves the model.
 func (p *Pipeline) finish() {
 	p.ev.flush()
+	if p.evid != nil {
+		p.evid.flush()
+	}
 	if p.late != nil {
 		p.late.drain(p.frameEnd())
+	} else {
+		p.refuseLabels()
 	}
 	p.checkpoint()
 }

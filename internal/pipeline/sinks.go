@@ -8,7 +8,7 @@ import (
 
 // sinks hands what the pipeline produces to its sinks: every sink takes
 // alerts, and the optional interfaces (alert.EventEnder, StatusSink,
-// ScoreSink) are found once, when the pipeline is built, so a window costs
+// ScoreSink, EvidenceSink, AckSink) are found once, when the pipeline is built, so a window costs
 // no type assertion. A sink's error is counted and logged, never fatal:
 // the other sinks and detection go on.
 type sinks struct {
@@ -16,7 +16,10 @@ type sinks struct {
 	ends   []alert.EventEnder
 	status []alert.StatusSink
 	scores []alert.ScoreSink
-	log    *slog.Logger
+	// evidence and acks take alerts' EEG and feedback acknowledgements.
+	evidence []alert.EvidenceSink
+	acks     []alert.AckSink
+	log      *slog.Logger
 	errors *int64 // Stats.SinkErrors
 }
 
@@ -31,6 +34,12 @@ func newSinks(all []alert.Sink, log *slog.Logger, errors *int64) sinks {
 		}
 		if sc, ok := k.(alert.ScoreSink); ok {
 			s.scores = append(s.scores, sc)
+		}
+		if ev, ok := k.(alert.EvidenceSink); ok {
+			s.evidence = append(s.evidence, ev)
+		}
+		if a, ok := k.(alert.AckSink); ok {
+			s.acks = append(s.acks, a)
 		}
 	}
 	return s
@@ -57,6 +66,12 @@ func (s *sinks) state(st alert.Status) {
 func (s *sinks) score(sc alert.Score) {
 	for _, k := range s.scores {
 		s.check("score", k.Score(sc))
+	}
+}
+
+func (s *sinks) ack(a alert.Ack) {
+	for _, k := range s.acks {
+		s.check("feedback ack", k.Ack(a))
 	}
 }
 

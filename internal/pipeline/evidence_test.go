@@ -1,0 +1,154 @@
+package pipeline
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/features"
+)
+
+// evidenceSink keeps every snippet.
+type evidenceSink struct {
+	collect
+	snippets []alert.Evidence
+}
+
+func (s *evidenceSink) Evidence(ev *alert.Evidence) error {
+	s.snippets = append(s.snippets, *ev)
+	return nil
+}
+
+var t0 = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+
+// newTestEvidence is an evidence ring of two channels at 10 Hz whose
+// frame i holds i on channel a and -i on channel b.
+func newTestEvidence(sink *evidenceSink) *evidence {
+	s := newSinks([]alert.Sink{sink}, nil, new(int64))
+	return newEvidence([]string{"a", "b"}, 10, &s, func(d time.Duration) time.Time { return t0.Add(d) })
+}
+
+func pushFrames(e *evidence, from, to int) {
+	for i := from; i < to; i++ {
+		e.push(time.Duration(i)*100*time.Millisecond, []float64{float64(i), -float64(i)})
+	}
+}
+
+// The snippet runs from 10 s before the onset to 10 s after the
+// detection, and is cut as soon as the frame ending then has arrived.
+func TestEvidenceSnippetSpan(t *testing.T) {
+	sink := &evidenceSink{}
+	e := newTestEvidence(sink)
+	pushFrames(e, 0, 350)
+	e.alert(&alert.Event{ID: "x", OnsetOffset: 30 * time.Second, DetectedOffset: 35 * time.Second, Channels: []string{"b"}})
+	pushFrames(e, 350, 449)
+	if len(sink.snippets) != 0 {
+		t.Fatal("snippet cut before 10 s after detection")
+	}
+	pushFrames(e, 449, 600)
+	if len(sink.snippets) != 1 {
+		t.Fatalf("%d snippets, want 1", len(sink.snippets))
+	}
+	ev := sink.snippets[0]
+	if ev.AlertID != "x" || !slices.Equal(ev.Channels, []string{"b"}) || ev.Rate != 10 || !ev.Start.Equal(t0.Add(20*time.Second)) {
+		t.Fatalf("snippet %s %v at %g Hz from %v", ev.AlertID, ev.Channels, ev.Rate, ev.Start)
+	}
+	xs := ev.Samples[0]
+	if len(xs) != 250 || xs[0] != -200 || xs[249] != -449 {
+		t.Fatalf("%d samples from %g to %g, want 250 from -200 (20 s) to -449 (44.9 s)", len(xs), xs[0], xs[len(xs)-1])
+	}
+}
+
+// A snippet longer than MaxEvidenceSpan keeps its most recent part; one
+// cut short by a gap keeps what came before it; an alert naming no
+// channel shows the first ones.
+func TestEvidenceClipsAndGaps(t *testing.T) {
+	sink := &evidenceSink{}
+	e := newTestEvidence(sink)
+	pushFrames(e, 0, 100)
+	e.alert(&alert.Event{ID: "long", OnsetOffset: 10 * time.Second, DetectedOffset: 100 * time.Second, Channels: []string{"a"}})
+	pushFrames(e, 100, 1100)
+	if len(sink.snippets) != 1 {
+		t.Fatalf("%d snippets", len(sink.snippets))
+	}
+	xs := sink.snippets[0].Samples[0]
+	if want := int(alert.MaxEvidenceSpan.Seconds()*10) + 1; len(xs) != want || xs[len(xs)-1] != 1099 {
+		t.Fatalf("long event: %d samples ending at %g, want %d ending at 1099", len(xs), xs[len(xs)-1], want)
+	}
+	e.alert(&alert.Event{ID: "gap", OnsetOffset: 105 * time.Second, DetectedOffset: 108 * time.Second})
+	pushFrames(e, 1100, 1120)
+	e.gap()
+	if len(sink.snippets) != 2 {
+		t.Fatalf("the gap cut %d snippets, want 1", len(sink.snippets)-1)
+	}
+	ev := sink.snippets[1]
+	if !slices.Equal(ev.Channels, []string{"a", "b"}) || len(ev.Samples[1]) != 170 || ev.Samples[1][169] != -1119 {
+		t.Fatalf("cut by a gap: channels %v, %d samples ending at %g; want a, b, 170 ending at -1119", ev.Channels, len(ev.Samples[1]), ev.Samples[1][len(ev.Samples[1])-1])
+	}
+	e.alert(&alert.Event{ID: "after", OnsetOffset: 115 * time.Second, DetectedOffset: 116 * time.Second})
+	pushFrames(e, 1150, 1160)
+	e.flush()
+	if len(sink.snippets) != 3 || len(sink.snippets[2].Samples[0]) != 10 {
+		t.Fatalf("after the gap the snippet holds only what followed it: %d snippets", len(sink.snippets))
+	}
+}
+
+// In the pipeline every alert gets one snippet, of the channels it names,
+// holding exactly the conditioned signal the extractor saw.
+func TestPipelinePublishesEvidence(t *testing.T) {
+	src := newPatient(t, 8, 20*time.Minute, 3, 12)
+	sink := &evidenceSink{}
+	p, err := New(src, features.Config{}, trained(t), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.alerts) == 0 || len(sink.snippets) != len(sink.alerts) {
+		t.Fatalf("%d alerts, %d snippets", len(sink.alerts), len(sink.snippets))
+	}
+	cond := conditionedSignal(t, newPatient(t, 8, 20*time.Minute, 3, 12))
+	rate := src.Info().Rate
+	for i, a := range sink.alerts {
+		ev := sink.snippets[i]
+		if ev.AlertID != a.ID || !slices.Equal(ev.Channels, a.Channels[:min(len(a.Channels), alert.MaxEvidenceChannels)]) {
+			t.Fatalf("alert %s on %v: snippet %s on %v", a.ID, a.Channels, ev.AlertID, ev.Channels)
+		}
+		first := int(ev.Start.Sub(p.wall(0)).Seconds()*rate + 0.5)
+		wantFirst := max(0, int((a.OnsetOffset-alert.EvidenceBefore).Seconds()*rate+0.5))
+		n := len(ev.Samples[0])
+		wantEnd := min(len(cond), int((a.DetectedOffset+alert.EvidenceAfter).Seconds()*rate+0.5))
+		if first != wantFirst || first+n != wantEnd {
+			t.Fatalf("alert %d: frames [%d, %d), want [%d, %d)", i, first, first+n, wantFirst, wantEnd)
+		}
+		for j, name := range ev.Channels {
+			c := slices.Index(p.channels, name)
+			for k, x := range ev.Samples[j] {
+				if want := float32(cond[first+k][c]); x != want {
+					t.Fatalf("alert %d channel %s sample %d: %g, want the conditioned %g", i, name, k, x, want)
+				}
+			}
+		}
+	}
+}
+
+// conditionedSignal runs src through an extractor of the default
+// configuration and returns every conditioned frame.
+func conditionedSignal(t *testing.T, src acquire.Source) [][]float64 {
+	info := src.Info()
+	ext, err := features.New(features.Config{Channels: len(info.Channels), Rate: info.Rate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]float64
+	f := acquire.NewFrame(len(info.Channels))
+	for src.ReadFrame(f) == nil {
+		ext.Push(f.Samples)
+		out = append(out, slices.Clone(ext.Conditioned()))
+	}
+	return out
+}
