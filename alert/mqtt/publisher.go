@@ -52,14 +52,17 @@ var ErrClosed = errors.New("alert: mqtt publisher closed")
 // every 10 s.
 //
 // Feedback on the feedback topic (QoS 1) is validated by
-// Config().Feedback.Parse and delivered on Labels.
+// Config().Feedback.Parse and delivered on Labels; every feedback message
+// is answered on …/feedback/ack (by the publisher when it refuses it, by
+// the pipeline through Ack otherwise). Each alert's EEG goes to
+// …/evidence (Evidence), QoS 1 like alerts.
 type Publisher struct {
 	cfg    Config
 	log    *slog.Logger
 	client paho.Client
 	q      *queue
 
-	topicAlert, topicEnd, topicStatus, topicScore, topicFeedback string
+	topicAlert, topicEnd, topicStatus, topicScore, topicFeedback, topicEvidence, topicAck string
 
 	wake      chan struct{} // a message was queued
 	connected chan struct{} // the client (re)connected
@@ -147,6 +150,7 @@ func New(cfg Config, log *slog.Logger) (*Publisher, error) {
 		cfg: c, log: log, q: newQueue(c.QueueSize),
 		topicAlert: c.Prefix + "/alert", topicEnd: c.Prefix + "/end", topicStatus: c.Prefix + "/status",
 		topicScore: c.Prefix + "/score", topicFeedback: c.Prefix + "/feedback",
+		topicEvidence: c.Prefix + "/evidence", topicAck: c.Prefix + "/feedback/ack",
 		wake: make(chan struct{}, 1), connected: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{}),
 		labels: make(chan alert.Label, c.LabelBuffer),
@@ -222,6 +226,21 @@ func (m *Publisher) Alert(e *alert.Event) error {
 // dropped.
 func (m *Publisher) EventEnd(e *alert.Event) error {
 	return m.enqueue(kindEnd, true, func(b []byte) []byte { return alert.AppendEventEnd(b, e) })
+}
+
+// Evidence implements alert.EvidenceSink: the alert's EEG
+// (AppendEvidence) is queued for the …/evidence topic with QoS 1, never
+// dropped. It allocates the payload: once per alert.
+func (m *Publisher) Evidence(ev *alert.Evidence) error {
+	return m.enqueue(kindEvidence, true, func(b []byte) []byte { return alert.AppendEvidence(b, ev) })
+}
+
+// Ack implements alert.AckSink: the answer to a feedback message is
+// queued for …/feedback/ack with QoS 1, never dropped. The publisher also
+// answers, itself, feedback it refuses as malformed and feedback it could
+// not hand to the pipeline.
+func (m *Publisher) Ack(a alert.Ack) error {
+	return m.enqueue(kindAck, true, func(b []byte) []byte { return alert.AppendAck(b, a) })
 }
 
 // Status implements alert.StatusSink: the state becomes the current one

@@ -71,6 +71,24 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 		return r.topic == prefix+"/end" && strings.Contains(string(r.payload), `"end":`) && strings.Contains(string(r.payload), e.ID)
 	})
 
+	// The alert's EEG and a feedback acknowledgement, QoS 1, not retained.
+	ev := &alert.Evidence{AlertID: e.ID, Site: "ward-7", Bed: "bed-3", Onset: e.Onset, DetectedAt: e.DetectedAt,
+		Start: e.Onset.Add(-10 * time.Second), Rate: 256, Channels: []string{"T7"}, Samples: [][]float32{make([]float32, 256*26)}}
+	if err := m.Evidence(ev); err != nil {
+		t.Fatal(err)
+	}
+	r = waitFor(t, sub, 5*time.Second, "the evidence", func(r received) bool { return r.topic == prefix+"/evidence" })
+	if got, err := alert.ParseEvidence(r.payload); err != nil || got.AlertID != e.ID || len(got.Samples[0]) != 256*26 || r.retained {
+		t.Errorf("evidence: %v, retained %v", err, r.retained)
+	}
+	if err := m.Ack(alert.Ack{AlertID: e.ID, Verdict: alert.VerdictConfirmed, By: "alice", Applied: true, Windows: 7, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	r = waitFor(t, sub, 5*time.Second, "the ack", func(r received) bool { return r.topic == prefix+"/feedback/ack" })
+	if got, err := alert.ParseAck(r.payload); err != nil || got.AlertID != e.ID || got.Windows != 7 || !got.Applied || got.By != "alice" {
+		t.Errorf("ack %s: %v", r.payload, err)
+	}
+
 	// A newcomer sees the retained state.
 	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true), prefix+"/status")
 	r = waitFor(t, late, 5*time.Second, "the retained status", isState(prefix+"/status", alert.StateElectrodeOff))

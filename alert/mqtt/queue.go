@@ -10,6 +10,8 @@ const (
 	kindEnd
 	kindStatus
 	kindScore
+	kindEvidence
+	kindAck
 )
 
 // String names the kind for logs.
@@ -23,6 +25,10 @@ func (k kind) String() string {
 		return "status"
 	case kindScore:
 		return "score"
+	case kindEvidence:
+		return "evidence"
+	case kindAck:
+		return "feedback ack"
 	}
 	return "unknown"
 }
@@ -58,7 +64,8 @@ func newQueue(capacity int) *queue {
 	return q
 }
 
-// pushUrgent queues an alert or end; p is copied.
+// pushUrgent queues an alert, end, evidence or acknowledgement; p is
+// copied.
 func (q *queue) pushUrgent(k kind, p []byte) {
 	q.mu.Lock()
 	q.urgent = append(q.urgent, item{kind: k, payload: append([]byte(nil), p...)})

@@ -70,13 +70,18 @@ func (m *Publisher) publish(k kind, p []byte) bool {
 		}
 		m.track(m.client.Publish(m.topicStatus, 1, true, p), k)
 		return true
-	default: // alert, end
+	default: // alert, end, evidence, ack
 		topic := m.topicAlert
-		if k == kindEnd {
+		switch k {
+		case kindEnd:
 			// Ends have their own topic: a receiver that drops repeated
 			// alert IDs on …/alert must not drop an event's end as a
 			// duplicate of its alert.
 			topic = m.topicEnd
+		case kindEvidence:
+			topic = m.topicEvidence
+		case kindAck:
+			topic = m.topicAck
 		}
 		tok := m.client.Publish(topic, 1, false, p)
 		select {
@@ -198,19 +203,38 @@ func (m *Publisher) onMessage(_ paho.Client, msg paho.Message) {
 	if err != nil {
 		m.rejected.Add(1)
 		m.log.Warn("mqtt: feedback rejected", slog.String("topic", msg.Topic()), slog.String("error", err.Error()))
+		if m.q.len() < maxRefusalBacklog { // a flood of junk must not grow the queue
+			m.Ack(alert.Ack{Reason: err.Error(), At: time.Now()})
+		}
 		return
 	}
+	if !m.deliver(lab) {
+		a := alert.AckOf(lab)
+		a.Reason, a.At = "the monitor is busy: feedback arrives faster than it is applied; send it again", time.Now()
+		m.Ack(a)
+	}
+}
+
+// maxRefusalBacklog is the queue length above which malformed feedback is
+// no longer answered (it is still logged and counted).
+const maxRefusalBacklog = 64
+
+// deliver hands a label to the pipeline without blocking; false when
+// Labels is full (the label is dropped and counted) or closed.
+func (m *Publisher) deliver(lab alert.Label) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.labelsOff {
-		return
+		return true // closing: no one left to answer
 	}
 	select {
 	case m.labels <- lab:
 		m.labelsOut.Add(1)
-		m.log.Info("mqtt: feedback accepted", slog.String("alert_id", lab.AlertID), slog.Bool("seizure", lab.Seizure))
+		m.log.Info("mqtt: feedback accepted", slog.String("alert_id", lab.AlertID), slog.Bool("seizure", lab.Seizure), slog.String("by", lab.By))
+		return true
 	default:
 		m.droppedLabels.Add(1)
+		return false
 	}
 }
 

@@ -98,6 +98,13 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 	if s.RejectedFeedback != 2 || s.Labels != 1 {
 		t.Errorf("stats %+v: want 2 rejected, 1 label", s)
 	}
+	// The clinician is answered: each malformed message is refused, on
+	// bed-3's feedback/ack topic, with the reason.
+	for _, why := range []string{`field \"verdict\"`, "more than 4096"} {
+		waitFor(t, seen, 5*time.Second, "the refusal "+why, func(r received) bool {
+			return r.topic == bed3+"/feedback/ack" && strings.Contains(string(r.payload), `"status":"refused"`) && strings.Contains(string(r.payload), why)
+		})
+	}
 	// The clinician saw no forged alert or status before the next real alert.
 	real2 := testEventN("ward-7", "bed-3")
 	m.Alert(real2)
