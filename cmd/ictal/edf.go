@@ -16,12 +16,9 @@ import (
 )
 
 func runEDF(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: ictal edf info FILE\n       ictal edf cat FILE [-signals LIST] [-from S] [-to S]")
-		if len(args) == 0 {
-			return errors.New("missing subcommand (info or cat)")
-		}
-		return flag.ErrHelp
+	if err := needSubcommand(args, "usage: ictal edf info FILE\n       ictal edf cat FILE [-signals LIST] [-from S] [-to S]",
+		"missing subcommand (info or cat)", stderr); err != nil {
+		return err
 	}
 	switch args[0] {
 	case "info":

@@ -45,3 +45,18 @@ func parseArgs(fs *flag.FlagSet, args []string, n int, want string) error {
 	}
 	return nil
 }
+
+// needSubcommand answers a command made of subcommands (edf, model,
+// paper) called with nothing or with -h: it prints usage on stderr and
+// returns the error missing, or flag.ErrHelp. It returns nil when args[0]
+// is for the command to dispatch.
+func needSubcommand(args []string, usage, missing string, stderr io.Writer) error {
+	if len(args) > 0 && args[0] != "-h" && args[0] != "-help" && args[0] != "--help" {
+		return nil
+	}
+	fmt.Fprintln(stderr, usage)
+	if len(args) == 0 {
+		return errors.New(missing)
+	}
+	return flag.ErrHelp
+}

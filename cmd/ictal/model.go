@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,12 +12,8 @@ import (
 
 // runModel implements `ictal model info FILE`.
 func runModel(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: ictal model info FILE")
-		if len(args) == 0 {
-			return errors.New("missing subcommand (info)")
-		}
-		return flag.ErrHelp
+	if err := needSubcommand(args, "usage: ictal model info FILE", "missing subcommand (info)", stderr); err != nil {
+		return err
 	}
 	switch args[0] {
 	case "info":

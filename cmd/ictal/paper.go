@@ -22,26 +22,29 @@ var paperCommands = map[string]struct {
 }
 
 func runPaper(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: ictal paper SUBCOMMAND [flags]  (ictal paper SUBCOMMAND -h for help)")
-		names := make([]string, 0, len(paperCommands))
-		for n := range paperCommands {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			fmt.Fprintf(stderr, "  %-6s %s\n", n, paperCommands[n].summary)
-		}
-		if len(args) == 0 {
-			return fmt.Errorf("missing subcommand")
-		}
-		return flag.ErrHelp
+	if err := needSubcommand(args, paperUsage(), "missing subcommand", stderr); err != nil {
+		return err
 	}
 	c, ok := paperCommands[args[0]]
 	if !ok {
 		return fmt.Errorf("unknown subcommand %q (want cv, drift, curve or plots)", args[0])
 	}
 	return c.run(args[1:], stdout, stderr)
+}
+
+// paperUsage lists the subcommands of `ictal paper` by name.
+func paperUsage() string {
+	names := make([]string, 0, len(paperCommands))
+	for n := range paperCommands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("usage: ictal paper SUBCOMMAND [flags]  (ictal paper SUBCOMMAND -h for help)")
+	for _, n := range names {
+		fmt.Fprintf(&b, "\n  %-6s %s", n, paperCommands[n].summary)
+	}
+	return b.String()
 }
 
 // listFlag splits a comma-separated flag value, dropping empty items.
