@@ -80,6 +80,27 @@ func (e *ensemble) learnOzaBoost(x []float64, positive bool) {
 	}
 }
 
+// exampleCost is the misclassification cost C_n of AC2 and CSB2: C_P for
+// a positive example, C_N for a negative.
+func (e *ensemble) exampleCost(positive bool) float64 {
+	if positive {
+		return e.cfg.CP
+	}
+	return e.cfg.CN
+}
+
+// trainSum starts member m's step of AC2 and CSB2: it decays the member's
+// sums (ns), adds λ to λ^SUM, trains it k ~ Poisson(λ) times and returns
+// its prediction of x after training.
+func (e *ensemble) trainSum(m int, x []float64, positive bool, lambda float64) bool {
+	mb := &e.members[m]
+	mb.decay(e.beta)
+	mb.sum += lambda
+	mb.lambda, mb.rate = lambda, lambda
+	mb.train(x, positive, mb.rng.poisson(lambda))
+	return e.predict(m, x)
+}
+
 // learnAC2 is online AdaC2 (Alg. onlineAdaC2). With C_n = C_P for a
 // positive and C_N for a negative:
 //
@@ -95,18 +116,11 @@ func (e *ensemble) learnOzaBoost(x []float64, positive bool) {
 // (a false negative is a positive example, whose cost is C_P), and the
 // algorithm's pairing is used here.
 func (e *ensemble) learnAC2(x []float64, positive bool) {
-	cost := e.cfg.CN
-	if positive {
-		cost = e.cfg.CP
-	}
+	cost := e.exampleCost(positive)
 	lambda := 1.0
 	for m := range e.members {
 		mb := &e.members[m]
-		mb.decay(e.beta)
-		mb.sum += lambda
-		mb.lambda, mb.rate = lambda, lambda
-		mb.train(x, positive, mb.rng.poisson(lambda))
-		pred := e.predict(m, x)
+		pred := e.trainSum(m, x, positive, lambda)
 		switch {
 		case pred && positive:
 			mb.tp += float64(cost * lambda) // float64(…): never fused (internal/detmath)
@@ -147,18 +161,11 @@ func (e *ensemble) learnAC2(x []float64, positive bool) {
 // 0/0; it is then taken as its limit for unit costs, 1/(2(1−ε)) = 1/2,
 // which is AdaBoost's update. The vote weight is log((1−ε)/ε).
 func (e *ensemble) learnCSB2(x []float64, positive bool) {
-	cost := e.cfg.CN
-	if positive {
-		cost = e.cfg.CP
-	}
+	cost := e.exampleCost(positive)
 	lambda := 1.0
 	for m := range e.members {
 		mb := &e.members[m]
-		mb.decay(e.beta)
-		mb.sum += lambda
-		mb.lambda, mb.rate = lambda, lambda
-		mb.train(x, positive, mb.rng.poisson(lambda))
-		if e.predict(m, x) == positive {
+		if e.trainSum(m, x, positive, lambda) == positive {
 			if mb.sw == 0 {
 				lambda = clampLambda(lambda / 2)
 				continue

@@ -111,6 +111,26 @@ func parseAlgorithm(name string) (a algo, ns bool, ok bool) {
 	return a, ns, ok
 }
 
+// defaultCount sets *v, the value of field, to def when it is zero and
+// checks that it lies in lo..hi.
+func defaultCount(field string, v *int, def, lo, hi int) error {
+	if *v == 0 {
+		*v = def
+	}
+	if *v < lo || *v > hi {
+		return configErr(field, *v, "want %d..%d", lo, hi)
+	}
+	return nil
+}
+
+// checkCost checks that v, the value of field, is a finite cost > 0.
+func checkCost(field string, v float64) error {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return configErr(field, v, "want a finite cost > 0")
+	}
+	return nil
+}
+
 // withDefaults returns c with zero values replaced by defaults and checks
 // every field, naming the first bad one.
 func (c Config) withDefaults() (Config, algo, bool, error) {
@@ -127,11 +147,8 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 	if c.Features < 1 || c.Features > MaxFeatures {
 		return c, 0, false, configErr("Features", c.Features, "want 1..%d", MaxFeatures)
 	}
-	if c.Members == 0 {
-		c.Members = DefaultMembers
-	}
-	if c.Members < 1 || c.Members > MaxMembers {
-		return c, 0, false, configErr("Members", c.Members, "want 1..%d", MaxMembers)
+	if err := defaultCount("Members", &c.Members, DefaultMembers, 1, MaxMembers); err != nil {
+		return c, 0, false, err
 	}
 	if c.C == 0 {
 		if a == algRUS1 || a == algRUS2 || a == algSBO1 || a == algSBO2 {
@@ -140,8 +157,8 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 			c.C = DefaultCOversample
 		}
 	}
-	if !(c.C > 0) || math.IsInf(c.C, 0) {
-		return c, 0, false, configErr("C", c.C, "want a finite cost > 0")
+	if err := checkCost("C", c.C); err != nil {
+		return c, 0, false, err
 	}
 	if c.CP == 0 {
 		c.CP = DefaultCP
@@ -149,11 +166,11 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 	if c.CN == 0 {
 		c.CN = DefaultCN
 	}
-	if !(c.CP > 0) || math.IsInf(c.CP, 0) {
-		return c, 0, false, configErr("CP", c.CP, "want a finite cost > 0")
+	if err := checkCost("CP", c.CP); err != nil {
+		return c, 0, false, err
 	}
-	if !(c.CN > 0) || math.IsInf(c.CN, 0) {
-		return c, 0, false, configErr("CN", c.CN, "want a finite cost > 0")
+	if err := checkCost("CN", c.CN); err != nil {
+		return c, 0, false, err
 	}
 	if c.Beta == 0 {
 		c.Beta = 1
@@ -164,17 +181,11 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 	if !(c.Beta > 0 && c.Beta <= 1) {
 		return c, 0, false, configErr("Beta", c.Beta, "want a forgetting factor in (0, 1]")
 	}
-	if c.Neighbors == 0 {
-		c.Neighbors = DefaultNeighbors
+	if err := defaultCount("Neighbors", &c.Neighbors, DefaultNeighbors, 1, MaxNeighbors); err != nil {
+		return c, 0, false, err
 	}
-	if c.Neighbors < 1 || c.Neighbors > MaxNeighbors {
-		return c, 0, false, configErr("Neighbors", c.Neighbors, "want 1..%d", MaxNeighbors)
-	}
-	if c.Memory == 0 {
-		c.Memory = DefaultMemory
-	}
-	if c.Memory < 2 || c.Memory > MaxMemory {
-		return c, 0, false, configErr("Memory", c.Memory, "want 2..%d", MaxMemory)
+	if err := defaultCount("Memory", &c.Memory, DefaultMemory, 2, MaxMemory); err != nil {
+		return c, 0, false, err
 	}
 	// In int64: the product overflows a 32-bit int long before the limit.
 	size := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features))

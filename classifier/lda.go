@@ -387,32 +387,22 @@ func ldaEncodedLen(d int) int {
 func (l *lda) encodedLen() int { return ldaEncodedLen(l.d) }
 
 func (l *lda) appendBinary(b []byte) []byte {
-	b = appendU64(b, uint64(l.d))
-	b = appendF64(b, l.beta)
+	b = appendLearnerHeader(b, l.d, l.beta)
 	for c := range 2 {
-		b = appendF64(b, l.pw[c])
-		b = appendF64(b, l.t[c])
-		b = appendF64s(b, l.mu[c])
+		b = appendClass(b, l.pw[c], l.t[c], l.mu[c])
 	}
 	b = appendF64(b, l.tp)
 	return l.f.appendBinary(b)
 }
 
-func (l *lda) decode(d *decoder) error {
-	err := l.decodeState(d)
-	if err != nil {
-		l.reset()
-	}
-	return err
-}
+func (l *lda) decode(d *decoder) error { return decodeOrReset(l, d) }
 
 func (l *lda) decodeState(d *decoder) error {
 	if err := decodeLearnerHeader(d, "lda", l.d, l.beta); err != nil {
 		return err
 	}
 	for c, name := range [2]string{"lda negative class", "lda positive class"} {
-		l.pw[c], l.t[c] = decodeClassWeights(d, name)
-		d.f64s(l.mu[c], name+" mean")
+		l.pw[c], l.t[c] = decodeClass(d, name, l.mu[c])
 	}
 	at := d.off
 	l.tp = d.nonNeg("lda pooled weight")

@@ -1,7 +1,6 @@
 package classifier
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/ictal/ictal/internal/detmath"
@@ -225,32 +224,22 @@ func nbEncodedLen(d int) int { return 8 * (2 + 2*(2+2*d)) }
 func (n *nb) encodedLen() int { return nbEncodedLen(n.d) }
 
 func (n *nb) appendBinary(b []byte) []byte {
-	b = appendU64(b, uint64(n.d))
-	b = appendF64(b, n.beta)
+	b = appendLearnerHeader(b, n.d, n.beta)
 	for c := range 2 {
-		b = appendF64(b, n.pw[c])
-		b = appendF64(b, n.t[c])
-		b = appendF64s(b, n.mu[c])
+		b = appendClass(b, n.pw[c], n.t[c], n.mu[c])
 		b = appendF64s(b, n.v[c])
 	}
 	return b
 }
 
-func (n *nb) decode(d *decoder) error {
-	err := n.decodeState(d)
-	if err != nil {
-		n.reset()
-	}
-	return err
-}
+func (n *nb) decode(d *decoder) error { return decodeOrReset(n, d) }
 
 func (n *nb) decodeState(d *decoder) error {
 	if err := decodeLearnerHeader(d, "nb", n.d, n.beta); err != nil {
 		return err
 	}
 	for c, name := range [2]string{"nb negative class", "nb positive class"} {
-		n.pw[c], n.t[c] = decodeClassWeights(d, name)
-		d.f64s(n.mu[c], name+" mean")
+		n.pw[c], n.t[c] = decodeClass(d, name, n.mu[c])
 		for j := range n.v[c] {
 			n.v[c][j] = d.nonNeg(name + " variance")
 		}
@@ -270,37 +259,4 @@ func (n *nb) reset() {
 		n.dirty[c] = true
 	}
 	n.c0ok = false
-}
-
-// decodeLearnerHeader reads and checks the dimension and forgetting factor that
-// start every encoded learner.
-func decodeLearnerHeader(d *decoder, kind string, dim int, beta float64) error {
-	at := d.off
-	gd := d.u64(kind + " dimension")
-	if d.err == nil && gd != uint64(dim) {
-		d.off = at
-		d.fail(fmt.Sprintf("%s dimension %d, want %d", kind, gd, dim))
-		return d.err
-	}
-	at = d.off
-	gb := d.f64(kind + " forgetting factor")
-	if d.err == nil && math.Float64bits(gb) != math.Float64bits(beta) {
-		d.off = at
-		d.fail(fmt.Sprintf("%s forgetting factor %g, want %g", kind, gb, beta))
-	}
-	return d.err
-}
-
-// decodeClassWeights reads a class's prior weight W and class weight T and
-// checks the invariants learn keeps: both positive or both zero, and T ≤ W
-// (T decays, W does not).
-func decodeClassWeights(d *decoder, name string) (w, t float64) {
-	at := d.off
-	w = d.nonNeg(name + " prior weight")
-	t = d.nonNeg(name + " weight")
-	if d.err == nil && ((w > 0) != (t > 0) || t > w) {
-		d.off = at
-		d.fail(fmt.Sprintf("%s weight %g with prior weight %g, want 0 < weight ≤ prior weight or both 0", name, t, w))
-	}
-	return w, t
 }

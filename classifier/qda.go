@@ -176,32 +176,22 @@ func qdaEncodedLen(d int) int {
 func (q *qda) encodedLen() int { return qdaEncodedLen(q.d) }
 
 func (q *qda) appendBinary(b []byte) []byte {
-	b = appendU64(b, uint64(q.d))
-	b = appendF64(b, q.beta)
+	b = appendLearnerHeader(b, q.d, q.beta)
 	for c := range 2 {
-		b = appendF64(b, q.pw[c])
-		b = appendF64(b, q.t[c])
-		b = appendF64s(b, q.mu[c])
+		b = appendClass(b, q.pw[c], q.t[c], q.mu[c])
 		b = q.f[c].appendBinary(b)
 	}
 	return b
 }
 
-func (q *qda) decode(d *decoder) error {
-	err := q.decodeState(d)
-	if err != nil {
-		q.reset()
-	}
-	return err
-}
+func (q *qda) decode(d *decoder) error { return decodeOrReset(q, d) }
 
 func (q *qda) decodeState(d *decoder) error {
 	if err := decodeLearnerHeader(d, "qda", q.d, q.beta); err != nil {
 		return err
 	}
 	for c, name := range [2]string{"qda negative class", "qda positive class"} {
-		q.pw[c], q.t[c] = decodeClassWeights(d, name)
-		d.f64s(q.mu[c], name+" mean")
+		q.pw[c], q.t[c] = decodeClass(d, name, q.mu[c])
 		at := d.off
 		q.f[c].decode(d, name+" covariance")
 		if d.err == nil && q.f[c].started != (q.t[c] > 0) {

@@ -100,6 +100,19 @@ func TestConditioningFiltersSines(t *testing.T) {
 	}
 }
 
+// pushPeak pushes frame into e n times and returns the largest magnitude
+// then in its ring.
+func pushPeak(e *Extractor, frame []float64, n int) float64 {
+	worst := 0.0
+	for range n {
+		e.Push(frame)
+	}
+	for _, v := range e.ring {
+		worst = math.Max(worst, math.Abs(v))
+	}
+	return worst
+}
+
 // TestConditioningStartsWithoutTransient: a Cyton's channels start at a
 // DC offset of tens of millivolts. With the state primed from the first
 // sample, a 60 mV offset gives no output at all; an unprimed high-pass
@@ -111,15 +124,7 @@ func TestConditioningStartsWithoutTransient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	worst := 0.0
-	frame := []float64{offset, -offset}
-	for i := 0; i < 4*fs; i++ {
-		e.Push(frame)
-	}
-	for _, v := range e.ring {
-		worst = math.Max(worst, math.Abs(v))
-	}
-	if worst > 1e-6 {
+	if worst := pushPeak(e, []float64{offset, -offset}, 4*fs); worst > 1e-6 {
 		t.Fatalf("a constant 60 mV input gives up to %g µV after conditioning, want ~0", worst)
 	}
 
@@ -136,14 +141,7 @@ func TestConditioningStartsWithoutTransient(t *testing.T) {
 
 	// After a gap (Reset) the offset may differ: the filters prime again.
 	e.Reset()
-	frame = []float64{offset + 5000, -offset - 5000}
-	for i := 0; i < 2*fs; i++ {
-		e.Push(frame)
-	}
-	for _, v := range e.ring {
-		worst = math.Max(worst, math.Abs(v))
-	}
-	if worst > 1e-6 {
+	if worst := pushPeak(e, []float64{offset + 5000, -offset - 5000}, 2*fs); worst > 1e-6 {
 		t.Fatalf("after Reset, a new 65 mV offset gives up to %g µV, want ~0", worst)
 	}
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -56,8 +55,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && slices.Contains(bonnModes, args[0]) {
 		mode, args = args[0], args[1:]
 	}
-	fs := flag.NewFlagSet("bonn "+mode, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
 	data := fs.String("data", "", "folder with the sets Z O N F S as subfolders")
 	task := fs.String("task", "", "S-Z, S-F or S-all (default: all three)")
 	folds := fs.Int("folds", 5, "cross-validation folds (segments, stratified)")
@@ -72,16 +70,8 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	half := fs.String("half", "", "-concat: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings")
 	var mf modelFlags
 	mf.add(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 0, "unexpected arguments"); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return errors.New("unexpected arguments")
 	}
 	switch mode {
 	case "concat":

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,28 +21,21 @@ import (
 // N] [-daisy] [-gain 24]`: frames as CSV on stdout (sequence, time in
 // seconds, µV per channel, flags) until N frames or SIGINT/SIGTERM.
 func runCapture(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("capture", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("capture", "usage: ictal capture -source openbci -port PATH [-frames N] [-daisy] [-gain 24] [-no-reset]\n"+
+		"Prints frames as CSV: a header line, then per frame its sequence number, its time in\n"+
+		"seconds from the start, one value in µV per channel, and its flags (ok, or gap and/or\n"+
+		"saturated joined by |). A gap means frames were lost; seq jumps by their number.\n"+
+		"Connection events go to stderr; a lost link is reopened with back-off.", stderr)
 	source := fs.String("source", "openbci", "hardware to read: openbci (a Cyton on its USB dongle)")
 	port := fs.String("port", "", "serial port of the dongle, e.g. /dev/ttyUSB0 (required)")
 	frames := fs.Int64("frames", 0, "stop after this many frames; 0 reads until SIGINT or SIGTERM")
 	daisy := fs.Bool("daisy", false, "the Daisy module is attached: 16 channels at 125 Hz")
 	gain := fs.Int("gain", openbci.DefaultGain, "ADS1299 gain the channels are set to: 1, 2, 4, 6, 8, 12 or 24")
 	noReset := fs.Bool("no-reset", false, "do not soft-reset the board ('v') before streaming")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal capture -source openbci -port PATH [-frames N] [-daisy] [-gain 24] [-no-reset]")
-		fmt.Fprintln(stderr, "Prints frames as CSV: a header line, then per frame its sequence number, its time in")
-		fmt.Fprintln(stderr, "seconds from the start, one value in µV per channel, and its flags (ok, or gap and/or")
-		fmt.Fprintln(stderr, "saturated joined by |). A gap means frames were lost; seq jumps by their number.")
-		fmt.Fprintln(stderr, "Connection events go to stderr; a lost link is reopened with back-off.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case *source != "openbci":
 		return fmt.Errorf("-source %q: only openbci is supported", *source)
 	case *port == "":

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -13,14 +12,9 @@ import (
 // runConvert implements `ictal convert IN OUT`: any recording ictal reads
 // (EDF, BDF, OpenBCI GUI, BrainFlow) to EDF+ or BDF+.
 func runConvert(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("convert", "usage: ictal convert [flags] IN OUT\n\nWrites the recording IN (EDF, EDF+, BDF, BDF+, OpenBCI GUI \"Raw EXG Data\" text, or\nBrainFlow CSV) to OUT as EDF+ (16-bit sources) or BDF+ (24-bit sources: BDF,\nOpenBCI), so that it opens in EDFbrowser or MNE. Markers and annotations\nbecome EDF+ annotations. Prints what it wrote as one JSON line.", stderr)
 	labels := fs.String("labels", "", "comma-separated channel names (e.g. Fp1,Fp2,C3,C4,P7,P8,O1,O2) for files that do not name their electrodes")
 	board := fs.String("board", "", "BrainFlow board (cyton, cyton-daisy, ganglion) instead of recognising it by column count")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal convert [flags] IN OUT\n\nWrites the recording IN (EDF, EDF+, BDF, BDF+, OpenBCI GUI \"Raw EXG Data\" text, or\nBrainFlow CSV) to OUT as EDF+ (16-bit sources) or BDF+ (24-bit sources: BDF,\nOpenBCI), so that it opens in EDFbrowser or MNE. Markers and annotations\nbecome EDF+ annotations. Prints what it wrote as one JSON line.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -16,12 +16,9 @@ import (
 )
 
 func runEDF(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: ictal edf info FILE\n       ictal edf cat FILE [-signals LIST] [-from S] [-to S]")
-		if len(args) == 0 {
-			return errors.New("missing subcommand (info or cat)")
-		}
-		return flag.ErrHelp
+	if err := needSubcommand(args, "usage: ictal edf info FILE\n       ictal edf cat FILE [-signals LIST] [-from S] [-to S]",
+		"missing subcommand (info or cat)", stderr); err != nil {
+		return err
 	}
 	switch args[0] {
 	case "info":
@@ -96,12 +93,7 @@ type info struct {
 }
 
 func runEDFInfo(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("edf info", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal edf info FILE\n\nPrints the header, signals and annotations of an EDF/EDF+/BDF/BDF+ file as one JSON object.\nAnnotation onsets are seconds from the header's start date and time. For an OpenBCI GUI\nor BrainFlow file it prints the format, board, rate, channels, frames, duration, gaps\nand markers, reading every row.")
-		fs.PrintDefaults()
-	}
+	fs := newFlags("edf info", "usage: ictal edf info FILE\n\nPrints the header, signals and annotations of an EDF/EDF+/BDF/BDF+ file as one JSON object.\nAnnotation onsets are seconds from the header's start date and time. For an OpenBCI GUI\nor BrainFlow file it prints the format, board, rate, channels, frames, duration, gaps\nand markers, reading every row.", stderr)
 	file, err := splitFile(fs, args)
 	if err != nil {
 		return err
@@ -204,15 +196,10 @@ func latin1(r rune) rune {
 const utf8RuneError = '\uFFFD'
 
 func runEDFCat(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("edf cat", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("edf cat", "usage: ictal edf cat FILE [-signals LIST] [-from S] [-to S]\n\nPrints physical values as CSV: a header line, then per sample the time in\nseconds from the first sample and one value per chosen signal. Chosen\nsignals must share a sampling rate.", stderr)
 	signals := fs.String("signals", "", "comma-separated signal labels or 0-based indices (default: every data signal at the first data signal's rate)")
 	from := fs.Float64("from", 0, "first time to print, in seconds from the first sample")
 	to := fs.Float64("to", math.Inf(1), "print samples before this time, in seconds from the first sample")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal edf cat FILE [-signals LIST] [-from S] [-to S]\n\nPrints physical values as CSV: a header line, then per sample the time in\nseconds from the first sample and one value per chosen signal. Chosen\nsignals must share a sampling rate.")
-		fs.PrintDefaults()
-	}
 	file, err := splitFile(fs, args)
 	if err != nil {
 		return err

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,12 +12,8 @@ import (
 
 // runModel implements `ictal model info FILE`.
 func runModel(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: ictal model info FILE")
-		if len(args) == 0 {
-			return errors.New("missing subcommand (info)")
-		}
-		return flag.ErrHelp
+	if err := needSubcommand(args, "usage: ictal model info FILE", "missing subcommand (info)", stderr); err != nil {
+		return err
 	}
 	switch args[0] {
 	case "info":
@@ -39,18 +33,9 @@ type legacyInfo struct {
 // for a file without metadata, whose classifier configuration is all
 // there is to print.
 func runModelInfo(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("model info", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal model info FILE\n\nPrints how the model in FILE (from `ictal train`, `ictal replay -save` or an\nictald checkpoint) was built, as JSON: the features, conditioning, sample\nrate and channels it expects, the classifier, the recordings it was trained\non and the program that wrote it. A file written before models carried this\nprints {\"legacy\": true, \"classifier\": …}.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("model info", "usage: ictal model info FILE\n\nPrints how the model in FILE (from `ictal train`, `ictal replay -save` or an\nictald checkpoint) was built, as JSON: the features, conditioning, sample\nrate and channels it expects, the classifier, the recordings it was trained\non and the program that wrote it. A file written before models carried this\nprints {\"legacy\": true, \"classifier\": …}.", stderr)
+	if err := parseArgs(fs, args, 1, "one model file is required"); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errors.New("one model file is required")
 	}
 	path := fs.Arg(0)
 	b, err := os.ReadFile(path)

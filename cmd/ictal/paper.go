@@ -22,26 +22,29 @@ var paperCommands = map[string]struct {
 }
 
 func runPaper(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: ictal paper SUBCOMMAND [flags]  (ictal paper SUBCOMMAND -h for help)")
-		names := make([]string, 0, len(paperCommands))
-		for n := range paperCommands {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			fmt.Fprintf(stderr, "  %-6s %s\n", n, paperCommands[n].summary)
-		}
-		if len(args) == 0 {
-			return fmt.Errorf("missing subcommand")
-		}
-		return flag.ErrHelp
+	if err := needSubcommand(args, paperUsage(), "missing subcommand", stderr); err != nil {
+		return err
 	}
 	c, ok := paperCommands[args[0]]
 	if !ok {
 		return fmt.Errorf("unknown subcommand %q (want cv, drift, curve or plots)", args[0])
 	}
 	return c.run(args[1:], stdout, stderr)
+}
+
+// paperUsage lists the subcommands of `ictal paper` by name.
+func paperUsage() string {
+	names := make([]string, 0, len(paperCommands))
+	for n := range paperCommands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("usage: ictal paper SUBCOMMAND [flags]  (ictal paper SUBCOMMAND -h for help)")
+	for _, n := range names {
+		fmt.Fprintf(&b, "\n  %-6s %s", n, paperCommands[n].summary)
+	}
+	return b.String()
 }
 
 // listFlag splits a comma-separated flag value, dropping empty items.
@@ -82,8 +85,12 @@ func parseWithPaths(fs *flag.FlagSet, args []string, paths *pathsFlag) error {
 }
 
 func runPaperCV(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("paper cv", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("paper cv", "usage: ictal paper cv -data PATH... [-algorithms LIST] [-learners nb,lda,qda] [-modes online,batch] [-folds 5] [-points 10] [-seed 1] [-workers N]\n"+
+		"The paper's protocol (Section 6) on KEEL .dat files: stratified k-fold CV; online ensembles learn each\n"+
+		"training fold once in a seeded random order, batch ones train on it as a set; the ROC is traced by sweeping\n"+
+		"the cost over -points settings of the paper's ranges. One JSON line per (dataset, algorithm, learner, mode)\n"+
+		"on stdout: auc_mean, auc_std (AUC of the swept ROC), auc_score (Mann-Whitney AUC at the default cost), roc.\n"+
+		"The output is identical for any -workers.", stderr)
 	var data pathsFlag
 	fs.Var(&data, "data", "KEEL .dat file or folder of them (repeatable; more paths may follow)")
 	algs := fs.String("algorithms", "UOB,SB,AC2,CSB2,RUS1,RUS2,RUS3,SBO1,SBO2,SBO3,OzaBag,OzaBoost", "comma-separated algorithms")
@@ -94,15 +101,6 @@ func runPaperCV(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of folds, orders and ensembles")
 	workers := fs.Int("workers", 0, "parallel jobs (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal paper cv -data PATH... [-algorithms LIST] [-learners nb,lda,qda] [-modes online,batch] [-folds 5] [-points 10] [-seed 1] [-workers N]")
-		fmt.Fprintln(stderr, "The paper's protocol (Section 6) on KEEL .dat files: stratified k-fold CV; online ensembles learn each")
-		fmt.Fprintln(stderr, "training fold once in a seeded random order, batch ones train on it as a set; the ROC is traced by sweeping")
-		fmt.Fprintln(stderr, "the cost over -points settings of the paper's ranges. One JSON line per (dataset, algorithm, learner, mode)")
-		fmt.Fprintln(stderr, "on stdout: auc_mean, auc_std (AUC of the swept ROC), auc_score (Mann-Whitney AUC at the default cost), roc.")
-		fmt.Fprintln(stderr, "The output is identical for any -workers.")
-		fs.PrintDefaults()
-	}
 	if err := parseWithPaths(fs, args, &data); err != nil {
 		return err
 	}

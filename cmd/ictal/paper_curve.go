@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,8 +9,9 @@ import (
 )
 
 func runPaperCurve(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("paper curve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("paper curve", "usage: ictal paper curve -data satimage.dat [-algorithms UOB,AC2,RUS3] [-learners nb,lda,qda] [-fractions LIST] [-reps 5] [-points 10] [-seed 1] [-workers N]\n"+
+		"The paper's Fig. \"Learning curves\": AUC (swept ROC, as cv) on the rest of the data after training on a stratified\n"+
+		"random fraction, online vs batch. One JSON line per (algorithm, learner, mode, fraction).", stderr)
 	var data pathsFlag
 	fs.Var(&data, "data", "the KEEL .dat file (the paper uses satimage.dat)")
 	algs := fs.String("algorithms", "UOB,AC2,RUS3", "comma-separated algorithms")
@@ -23,12 +23,6 @@ func runPaperCurve(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of splits, orders and ensembles")
 	workers := fs.Int("workers", 0, "parallel jobs (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal paper curve -data satimage.dat [-algorithms UOB,AC2,RUS3] [-learners nb,lda,qda] [-fractions LIST] [-reps 5] [-points 10] [-seed 1] [-workers N]")
-		fmt.Fprintln(stderr, "The paper's Fig. \"Learning curves\": AUC (swept ROC, as cv) on the rest of the data after training on a stratified")
-		fmt.Fprintln(stderr, "random fraction, online vs batch. One JSON line per (algorithm, learner, mode, fraction).")
-		fs.PrintDefaults()
-	}
 	if err := parseWithPaths(fs, args, &data); err != nil {
 		return err
 	}

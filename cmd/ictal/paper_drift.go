@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -9,8 +8,9 @@ import (
 )
 
 func runPaperDrift(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("paper drift", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("paper drift", "usage: ictal paper drift [-streams sine1,sine1g,sine1m] [-learners nb,lda,qda] [-runs 10] [-beta 0.9] [-seed 1]\n"+
+		"Section 8: prequential AUC (score, then learn) of online AC2 and nsAC2 on the SINE streams, class ratio 1:90.\n"+
+		`One JSON line per (stream, learner, variant): {"stream","learner","variant","runs","auc_mean","auc_std",...}.`, stderr)
 	streams := fs.String("streams", "sine1,sine1g,sine1m", "comma-separated streams")
 	learners := fs.String("learners", "nb,lda,qda", "comma-separated base learners")
 	runs := fs.Int("runs", 10, "runs per stream (a new stream and model seed each)")
@@ -20,17 +20,8 @@ func runPaperDrift(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of streams and models")
 	workers := fs.Int("workers", 0, "parallel runs (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal paper drift [-streams sine1,sine1g,sine1m] [-learners nb,lda,qda] [-runs 10] [-beta 0.9] [-seed 1]")
-		fmt.Fprintln(stderr, "Section 8: prequential AUC (score, then learn) of online AC2 and nsAC2 on the SINE streams, class ratio 1:90.")
-		fmt.Fprintln(stderr, `One JSON line per (stream, learner, variant): {"stream","learner","variant","runs","auc_mean","auc_std",...}.`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if *runs < 1 {
 		return fmt.Errorf("-runs %d: want at least 1", *runs)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,17 +9,12 @@ import (
 )
 
 func runPaperPlots(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("paper plots", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("paper plots", "usage: ictal paper plots -in FILE.jsonl... -out DIR\n"+
+		"Draws the paper's figures as DIR/NAME.png and DIR/NAME.svg from whatever the inputs hold: auc_mean,\n"+
+		"auc_diff and roc_satimage (cv), curve (curve), drift (drift). Prints the names written, one per line.", stderr)
 	var in pathsFlag
 	fs.Var(&in, "in", "JSON Lines from paper cv, drift or curve (repeatable; more files may follow)")
 	out := fs.String("out", "", "folder for the figures (created if needed)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal paper plots -in FILE.jsonl... -out DIR")
-		fmt.Fprintln(stderr, "Draws the paper's figures as DIR/NAME.png and DIR/NAME.svg from whatever the inputs hold: auc_mean,")
-		fmt.Fprintln(stderr, "auc_diff and roc_satimage (cv), curve (curve), drift (drift). Prints the names written, one per line.")
-		fs.PrintDefaults()
-	}
 	if err := parseWithPaths(fs, args, &in); err != nil {
 		return err
 	}

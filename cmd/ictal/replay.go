@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -29,8 +27,7 @@ func compileSeizure(expr string) (*regexp.Regexp, error) {
 
 // runReplay implements `ictal replay [-model MODEL] [-learn mode] RECORDING`.
 func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("replay", "usage: ictal replay [-model MODEL] [flags] RECORDING\n\nRuns the whole pipeline over the recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.", stderr)
 	modelPath := fs.String("model", "", "model trained by `ictal train` (default: a new, untrained model)")
 	learn := fs.String("learn", "", "learning during the replay: off (score only), or annotations (prequential: score each window, then learn it with its label from the file's annotations or -labels)")
 	scores := fs.Bool("scores", false, "also print one line per window")
@@ -38,16 +35,8 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the file's seizures (looked up by base name), instead of its annotations")
 	var mf modelFlags
 	mf.add(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal replay [-model MODEL] [flags] RECORDING\n\nRuns the whole pipeline over the recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, "one recording is required"); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errors.New("one recording is required")
 	}
 	path := fs.Arg(0)
 	r, err := mf.open(path)

@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -40,16 +38,11 @@ type scoreReport struct {
 
 // runScore implements `ictal score -ref REF -hyp HYP [-duration D]`.
 func runScore(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("score", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("score", "usage: ictal score -ref REF -hyp HYP [-duration D]\n\nScores detections the way SzCORE does (timescoring's rules: any overlap with\nthe seizure extended by 30 s before and 60 s after, events closer than 90 s\nmerged, longer than 300 s split) plus the detection delay per seizure, and\nsecond-by-second sample scores. Formats are told by extension: .edf/.bdf,\n.tsv, anything else JSON lines. Prints one JSON line; null is an undefined\nscore (no seizure, or no detection).", stderr)
 	ref := fs.String("ref", "", "reference seizures: EDF+ (annotations), SzCORE events.tsv, or JSON lines")
 	hyp := fs.String("hyp", "", "detections: JSON lines of `ictal replay`, SzCORE events.tsv, or EDF+")
 	duration := fs.Duration("duration", 0, "recording duration (default: from the reference, else the hypothesis)")
 	seizure := fs.String("seizure", "", "regexp marking seizure annotations in EDF+ files (default: text containing \"seizure\")")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal score -ref REF -hyp HYP [-duration D]\n\nScores detections the way SzCORE does (timescoring's rules: any overlap with\nthe seizure extended by 30 s before and 60 s after, events closer than 90 s\nmerged, longer than 300 s split) plus the detection delay per seizure, and\nsecond-by-second sample scores. Formats are told by extension: .edf/.bdf,\n.tsv, anything else JSON lines. Prints one JSON line; null is an undefined\nscore (no seizure, or no detection).")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -47,8 +46,11 @@ type synthSummary struct {
 // [-rate 256] [-seizures 2] [-seed 1] [-blinks 6] [-muscle 0.5]`.
 func runSynth(args []string, stdout, stderr io.Writer) error {
 	def := synth.DefaultConfig()
-	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("synth", "usage: ictal synth -o FILE.edf [-duration 30m] [-channels 8] [-rate 256] [-seizures 2] [-seed 1] [-blinks 6] [-muscle 0.5]\n"+
+		"Writes a simulated patient's EEG as an EDF+ file: one-second records, channels \"EEG Fp1-F7\" …\n"+
+		fmt.Sprintf("in uV over ±%g uV (16 bits, resolution %.4f uV), annotated with \"seizure\" (onset, duration)\n", synthRange, 2*synthRange/65535)+
+		"and \"artifact: blink\" / \"artifact: muscle\". The same flags give the same file. Progress goes\n"+
+		"to stderr; a JSON summary (seizure onsets, foci and rhythms) to stdout.", stderr)
 	out := fs.String("o", "", "EDF+ file to write (required)")
 	duration := fs.Duration("duration", def.Duration, "length of the recording, a whole number of seconds")
 	channels := fs.Int("channels", def.Channels, fmt.Sprintf("number of channels, 1 to %d (the first 23 follow the CHB-MIT bipolar montage)", acquire.MaxChannels))
@@ -57,20 +59,10 @@ func runSynth(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", def.Seed, "seed of the simulated patient")
 	blinks := fs.Float64("blinks", def.BlinksPerMinute, "eye blinks per minute (0: none)")
 	muscle := fs.Float64("muscle", def.MusclePerMinute, "muscle artifact bursts per minute (0: none)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal synth -o FILE.edf [-duration 30m] [-channels 8] [-rate 256] [-seizures 2] [-seed 1] [-blinks 6] [-muscle 0.5]")
-		fmt.Fprintln(stderr, "Writes a simulated patient's EEG as an EDF+ file: one-second records, channels \"EEG Fp1-F7\" …")
-		fmt.Fprintf(stderr, "in uV over ±%g uV (16 bits, resolution %.4f uV), annotated with \"seizure\" (onset, duration)\n", synthRange, 2*synthRange/65535)
-		fmt.Fprintln(stderr, "and \"artifact: blink\" / \"artifact: muscle\". The same flags give the same file. Progress goes")
-		fmt.Fprintln(stderr, "to stderr; a JSON summary (seizure onsets, foci and rhythms) to stdout.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case *out == "":
 		return errors.New("-o is required")
 	case *duration <= 0 || *duration%time.Second != 0:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,16 +20,11 @@ import (
 
 // runTrain implements `ictal train -o MODEL FILE.edf...`.
 func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("train", "usage: ictal train -o MODEL [flags] RECORDING...\n\nRecordings are EDF, EDF+, BDF, OpenBCI GUI text or BrainFlow CSV.\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, with how\nit was built (`ictal model info`), for `ictal replay -model` or ictald's\nclassifier.model. The recordings must make the same features (montage).", stderr)
 	out := fs.String("o", "", "model file to write (required)")
 	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the seizures of the recordings (by base name), instead of their annotations")
 	var mf modelFlags
 	mf.add(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal train -o MODEL [flags] RECORDING...\n\nRecordings are EDF, EDF+, BDF, OpenBCI GUI text or BrainFlow CSV.\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, with how\nit was built (`ictal model info`), for `ictal replay -model` or ictald's\nclassifier.model. The recordings must make the same features (montage).")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

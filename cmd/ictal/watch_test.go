@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
+	"github.com/ictal/ictal/internal/syncbuf"
 )
 
 func TestWatchLine(t *testing.T) {
@@ -57,24 +57,6 @@ func TestWatchLine(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a bytes.Buffer safe for a writer and a reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // testBroker starts the embedded broker for the command tests.
 func testBroker(t *testing.T) *mqtt.Broker {
 	t.Helper()
@@ -116,7 +98,7 @@ func TestWatchPrintsAlertsStatusAndMalformed(t *testing.T) {
 	// publish is acknowledged the first one's delivery is over.
 	publish(t, pub, "ictal/ward-7/bed-3/score", false, alert.AppendScore(nil, alert.Score{T: now}))
 
-	var stdout, stderr lockedBuffer
+	var stdout, stderr syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() { done <- runWatch([]string{"-broker", b.URL(), "-count", "4"}, &stdout, &stderr) }()
 	for !strings.Contains(stdout.String(), "status online") {

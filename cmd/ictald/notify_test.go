@@ -129,17 +129,19 @@ func next(ch <-chan string, d time.Duration) (string, bool) {
 	}
 }
 
-// TestRunNotifiesReadyAndWatchdog runs `ictald run` on a simulated patient
-// at 4× real time (4 windows a second) under a fake systemd notify socket:
-// READY=1 arrives first, then WATCHDOG=1 keeps arriving about every 0.5 s.
-func TestRunNotifiesReadyAndWatchdog(t *testing.T) {
+// runReady builds ictald and runs it (startRun) on a simulated patient of
+// 4 channels paced at speed times real time, with no checkpoint and no
+// output, and waits for its READY=1; the channel delivers the datagrams
+// that follow.
+func runReady(t *testing.T, speed string) <-chan string {
+	t.Helper()
 	bin := build(t)
 	sock, ch := notifySocket(t)
 	startRun(t, bin, `
 [source]
 type = "synth"
 channels = 4
-speed = 4
+speed = `+speed+`
 [checkpoint]
 path = ""
 [output]
@@ -149,6 +151,14 @@ jsonl = ""
 	if !ok || !strings.HasPrefix(m, "READY=1\n") {
 		t.Fatalf("first datagram %q (ok=%v), want READY=1", m, ok)
 	}
+	return ch
+}
+
+// TestRunNotifiesReadyAndWatchdog runs `ictald run` on a simulated patient
+// at 4× real time (4 windows a second) under a fake systemd notify socket:
+// READY=1 arrives first, then WATCHDOG=1 keeps arriving about every 0.5 s.
+func TestRunNotifiesReadyAndWatchdog(t *testing.T) {
+	ch := runReady(t, "4")
 	start := time.Now()
 	for i := 0; i < 6; i++ {
 		m, ok := next(ch, 3*time.Second)
@@ -170,22 +180,7 @@ jsonl = ""
 // frame (READY=1) the next 2 s window would take over an hour. No
 // WATCHDOG=1 may arrive; systemd would then restart the daemon.
 func TestRunStuckPipelineSendsNoWatchdog(t *testing.T) {
-	bin := build(t)
-	sock, ch := notifySocket(t)
-	startRun(t, bin, `
-[source]
-type = "synth"
-channels = 4
-speed = 0.001
-[checkpoint]
-path = ""
-[output]
-jsonl = ""
-`, sock)
-	m, ok := next(ch, 20*time.Second)
-	if !ok || !strings.HasPrefix(m, "READY=1\n") {
-		t.Fatalf("first datagram %q (ok=%v), want READY=1", m, ok)
-	}
+	ch := runReady(t, "0.001")
 	// Three watchdog periods of silence.
 	if m, ok := next(ch, 3*time.Second); ok {
 		t.Fatalf("a stuck pipeline sent %q", m)

@@ -186,11 +186,7 @@ type = "synth"
 channels = 4
 speed = 200
 seizures = 0
-[checkpoint]
-path = "` + filepath.Join(dir, "model.ckpt") + `"
-[output]
-jsonl = "` + filepath.Join(dir, "out.jsonl") + `"
-`
+` + outputsIn(dir)
 	cfg, err := ParseConfig(text, "test.toml")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,16 @@ import (
 	"github.com/ictal/ictal/internal/modelfile"
 )
 
+// outputsIn is the [checkpoint] and [output] tables of a test
+// configuration that writes model.ckpt and out.jsonl into dir.
+func outputsIn(dir string) string {
+	return `[checkpoint]
+path = "` + filepath.Join(dir, "model.ckpt") + `"
+[output]
+jsonl = "` + filepath.Join(dir, "out.jsonl") + `"
+`
+}
+
 // TestRunOpenBCIRecording runs the daemon on the real Cyton recording as
 // a file source with the electrodes named: the status names them, the
 // first seconds are settling, and the checkpoint records the montage.
@@ -23,11 +33,7 @@ func TestRunOpenBCIRecording(t *testing.T) {
 type = "file"
 path = "` + path + `"
 labels = ["Fp1", "Fp2", "C3", "C4", "P7", "P8", "O1", "O2"]
-[checkpoint]
-path = "` + filepath.Join(dir, "model.ckpt") + `"
-[output]
-jsonl = "` + filepath.Join(dir, "out.jsonl") + `"
-`
+` + outputsIn(dir)
 	cfg, err := ParseConfig(text, "test.toml")
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// newFlags returns the flag set of the command name (such as "edf cat"),
+// which reports its errors on stderr and whose Usage prints usage (one
+// line or more) and then the defaults of the flags, on -h and wherever a
+// command calls fs.Usage.
+func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseNoArgs parses args with fs and refuses a positional argument,
+// naming the first.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// parseArgs parses args with fs and wants n positional arguments; with
+// any other number it prints the usage and returns the error want.
+func parseArgs(fs *flag.FlagSet, args []string, n int, want string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != n {
+		fs.Usage()
+		return errors.New(want)
+	}
+	return nil
+}
+
+// needSubcommand answers a command made of subcommands (edf, model,
+// paper) called with nothing or with -h: it prints usage on stderr and
+// returns the error missing, or flag.ErrHelp. It returns nil when args[0]
+// is for the command to dispatch.
+func needSubcommand(args []string, usage, missing string, stderr io.Writer) error {
+	if len(args) > 0 && args[0] != "-h" && args[0] != "-help" && args[0] != "--help" {
+		return nil
+	}
+	fmt.Fprintln(stderr, usage)
+	if len(args) == 0 {
+		return errors.New(missing)
+	}
+	return flag.ErrHelp
+}
