@@ -75,7 +75,7 @@ func runFeedback(args []string, stdout, stderr io.Writer) error {
 		topic = "ictal/" + *site + "/" + *bed
 	}
 	topic = strings.TrimSuffix(topic, "/") + "/feedback"
-	cl, err := cf.connect("ictal-feedback", nil)
+	cl, err := cf.connect("ictal-feedback", session{})
 	if err != nil {
 		return err
 	}

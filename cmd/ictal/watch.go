@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -25,9 +26,13 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	topic := fs.String("topic", "ictal/#", "topic filter to watch (e.g. ictal/ward-7/# for one ward)")
 	scores := fs.Bool("scores", false, "also print per-window scores")
 	count := fs.Int("count", 0, "exit after printing this many messages (0: until interrupted)")
+	clean := fs.Bool("clean", false, "a clean session: miss what is published while not connected (default: a persistent session under -client-id)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ictal watch [-broker URL] [-topic ictal/#] [flags]")
-		fmt.Fprintln(stderr, "Prints alerts, event ends and status changes as they arrive, in local time.")
+		fmt.Fprintln(stderr, "Prints alerts, event ends and status changes as they arrive, in local time.\n"+
+			"The session is persistent (as mosquitto_sub -c): alerts published while this\n"+
+			"watcher is away or reconnecting are printed when it is back, provided it uses\n"+
+			"the same -client-id (default ictal-watch-USER@HOST).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -35,6 +40,9 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if cf.clientID == "" && !*clean {
+		cf.clientID = watcherID()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -73,16 +81,32 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	cl, err := cf.connect("ictal-watch", onConnect)
+	cl, err := cf.connect("ictal-watch", session{persistent: !*clean, onConnect: onConnect, messages: handler})
 	if err != nil {
 		return err
 	}
 	defer cl.Disconnect(250)
-	fmt.Fprintf(stderr, "ictal watch: watching %s on %s\n", *topic, cf.broker)
+	opts := cl.OptionsReader()
+	fmt.Fprintf(stderr, "ictal watch: watching %s on %s as %s (clean session %v)\n", *topic, cf.broker, opts.ClientID(), opts.CleanSession())
 	select {
 	case <-ctx.Done():
 		return nil
 	case err := <-subErr:
 		return fmt.Errorf("subscribe %s: %w", *topic, err)
 	}
+}
+
+// watcherID is the default client ID of a persistent watch session: the
+// same for one user on one machine, so that the broker keeps what arrives
+// for them between runs.
+func watcherID() string {
+	user := os.Getenv("USER")
+	if user == "" {
+		user = strconv.Itoa(os.Getuid())
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
+	}
+	return "ictal-watch-" + user + "@" + host
 }

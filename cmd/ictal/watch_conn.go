@@ -33,8 +33,21 @@ func addConnFlags(fs *flag.FlagSet, defBroker string) *connFlags {
 	return c
 }
 
-// connect connects to the broker once, with a clean session.
-func (c *connFlags) connect(prefix string, onConnect paho.OnConnectHandler) (paho.Client, error) {
+// session says how a client's MQTT session lives.
+type session struct {
+	// persistent keeps the session (and the messages of its QoS 1
+	// subscriptions) at the broker while the client is away
+	// (CleanSession false); the client ID must then be the same each time.
+	persistent bool
+	// onConnect runs on every (re)connection (nil: connect once, never
+	// reconnect); messages takes what arrives for the session before
+	// onConnect has subscribed again (a persistent session's backlog).
+	onConnect paho.OnConnectHandler
+	messages  paho.MessageHandler
+}
+
+// connect connects to the broker.
+func (c *connFlags) connect(prefix string, s session) (paho.Client, error) {
 	conn := mqtt.Connection{
 		Brokers: []string{c.broker}, CAFile: c.ca, CertFile: c.cert, KeyFile: c.key, ServerName: c.serverName,
 		Username: c.username, PasswordFile: c.passwordFile, ConnectTimeout: c.timeout,
@@ -49,8 +62,11 @@ func (c *connFlags) connect(prefix string, onConnect paho.OnConnectHandler) (pah
 	if err != nil {
 		return nil, err
 	}
-	opts.SetCleanSession(true).SetAutoReconnect(onConnect != nil).SetMaxReconnectInterval(30 * time.Second).
-		SetOnConnectHandler(onConnect)
+	opts.SetCleanSession(!s.persistent).SetAutoReconnect(s.onConnect != nil).SetMaxReconnectInterval(30 * time.Second).
+		SetOnConnectHandler(s.onConnect).SetResumeSubs(s.persistent)
+	if s.messages != nil {
+		opts.SetDefaultPublishHandler(s.messages)
+	}
 	cl := paho.NewClient(opts)
 	tok := cl.Connect()
 	if !tok.WaitTimeout(c.timeout + time.Second) {

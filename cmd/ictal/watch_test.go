@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,59 @@ func TestWatchFlags(t *testing.T) {
 	}
 	if err := runWatch([]string{"stray"}, &out, &errb); err == nil {
 		t.Error("stray argument accepted")
+	}
+}
+
+// A watcher's session is persistent: an alert published while it is away
+// is printed when it comes back under the same client ID; with -clean it
+// is not.
+func TestWatchPersistentSessionMissesNothing(t *testing.T) {
+	b := testBroker(t)
+	pub := publisher(t, b.URL())
+	// watch runs ictal watch until it has printed n lines. Once it is
+	// connected, a live status marker is published, so that a watcher
+	// that missed what it should have printed still prints n lines and
+	// the test fails instead of waiting.
+	watch := func(n int, args ...string) string {
+		var stdout, stderr syncbuf.Buffer
+		done := make(chan error, 1)
+		go func() {
+			done <- runWatch(append([]string{"-broker", b.URL(), "-count", strconv.Itoa(n)}, args...), &stdout, &stderr)
+		}()
+		for marked := false; ; {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("watch %v: %v\n%s", args, err, stderr.String())
+				}
+				return stdout.String()
+			case <-time.After(10 * time.Millisecond):
+				if !marked && strings.Contains(stderr.String(), "watching") {
+					marked = true
+					publish(t, pub, "ictal/ward-7/bed-9/status", false, alert.AppendStatus(nil, alert.Status{State: alert.StateSignalLost, Since: time.Now()}))
+				}
+			}
+		}
+	}
+	now := time.Now()
+	first := &alert.Event{ID: alert.NewID(), Site: "ward-7", Bed: "bed-3", Onset: now, DetectedAt: now, Score: 0.9, Algorithm: "UOB"}
+	away := &alert.Event{ID: alert.NewID(), Site: "ward-7", Bed: "bed-3", Onset: now, DetectedAt: now, Score: 0.8, Algorithm: "UOB"}
+
+	// Join the session and leave it: subscribe, see the retained status.
+	publish(t, pub, "ictal/ward-7/bed-3/status", true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now}))
+	if out := watch(1, "-client-id", "desk-1"); !strings.Contains(out, "status online") {
+		t.Fatalf("first run printed:\n%s", out)
+	}
+	// While nobody watches, an alert: the next run prints it (and the
+	// retained status again, in either order).
+	publish(t, pub, "ictal/ward-7/bed-3/alert", false, alert.AppendAlert(nil, first))
+	if out := watch(2, "-client-id", "desk-1"); !strings.Contains(out, first.ID) {
+		t.Fatalf("the alert published while away was not printed on return:\n%s", out)
+	}
+	// A clean session sees nothing of what was published before it
+	// connected but the retained status.
+	publish(t, pub, "ictal/ward-7/bed-3/alert", false, alert.AppendAlert(nil, away))
+	if out := watch(1, "-client-id", "desk-2", "-clean"); strings.Contains(out, away.ID) || !strings.Contains(out, "status online") {
+		t.Fatalf("clean session printed:\n%s", out)
 	}
 }
