@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ictal/ictal/alert"
 )
 
 // watchLine renders one MQTT message of the ictal contract as a line for a
@@ -18,6 +20,9 @@ func watchLine(topic string, payload []byte, retained bool, at time.Time) string
 	where, kind := topic, ""
 	if i := strings.LastIndexByte(topic, '/'); i >= 0 {
 		where, kind = topic[:i], topic[i+1:]
+	}
+	if kind == "ack" && strings.HasSuffix(where, "/feedback") {
+		where, kind = strings.TrimSuffix(where, "/feedback"), "feedback/ack"
 	}
 	where = strings.TrimPrefix(where, "ictal/")
 	var b strings.Builder
@@ -74,8 +79,24 @@ func quoteCut(p []byte, n int) string {
 	return strconv.Quote(string(p[:n])) + fmt.Sprintf("… (%d bytes)", len(p))
 }
 
-// describe renders a payload of the given kind (the topic's last level).
+// describe renders a payload of the given kind (the topic's last level,
+// or feedback/ack).
 func describe(kind string, payload []byte) (string, error) {
+	switch kind {
+	case "evidence":
+		ev, err := alert.ParseEvidence(payload)
+		if err != nil {
+			return "", err
+		}
+		secs := float64(len(ev.Samples[0])) / ev.Rate
+		return fmt.Sprintf("evidence for alert %s: %s, %.1f s at %g Hz", ev.AlertID, strings.Join(ev.Channels, ","), secs, ev.Rate), nil
+	case "feedback/ack":
+		a, err := alert.ParseAck(payload)
+		if err != nil {
+			return "", err
+		}
+		return describeAck(a), nil
+	}
 	var m contractMessage
 	if !utf8.Valid(payload) {
 		return "", fmt.Errorf("not UTF-8")
@@ -158,4 +179,22 @@ func describe(kind string, payload []byte) (string, error) {
 		return "feedback: " + m.Label + " from " + s + " to " + e, nil
 	}
 	return "", fmt.Errorf("unknown topic kind %q", kind)
+}
+
+// describeAck renders the daemon's answer to a feedback message.
+func describeAck(a alert.Ack) string {
+	what := "a malformed message"
+	switch {
+	case a.AlertID != "":
+		what = a.Verdict + " alert " + a.AlertID
+	case a.Label != "":
+		what = a.Label + " " + a.Start.Local().Format("15:04:05") + "–" + a.End.Local().Format("15:04:05")
+	}
+	if a.By != "" {
+		what += " by " + a.By
+	}
+	if a.Applied {
+		return fmt.Sprintf("feedback APPLIED: %s, learned on %d windows", what, a.Windows)
+	}
+	return "feedback REFUSED: " + what + ": " + a.Reason
 }
