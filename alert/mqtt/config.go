@@ -66,30 +66,63 @@ func topicSafe(s string) bool {
 	return s != "" && !strings.ContainsAny(s, "/+#\x00")
 }
 
+// ConfigError is an invalid Config field: which (the Go field name, as
+// Site or QueueSize), its value and why. It wraps ErrConfig; ictald maps
+// Field to its configuration file's key.
+type ConfigError struct {
+	Field  string
+	Value  any
+	Reason string
+}
+
+// Error names the field in words (StoreDir as "store dir").
+func (e *ConfigError) Error() string {
+	var words []byte
+	for i, r := range e.Field {
+		if 'A' <= r && r <= 'Z' {
+			if i > 0 && !(e.Field[i-1] >= 'A' && e.Field[i-1] <= 'Z') {
+				words = append(words, ' ')
+			}
+			r += 'a' - 'A'
+		}
+		words = append(words, byte(r))
+	}
+	if s, ok := e.Value.(string); ok {
+		return fmt.Sprintf("%v: %s %q: %s", ErrConfig, words, s, e.Reason)
+	}
+	return fmt.Sprintf("%v: %s %v: %s", ErrConfig, words, e.Value, e.Reason)
+}
+
+// Unwrap returns ErrConfig.
+func (e *ConfigError) Unwrap() error { return ErrConfig }
+
 // withDefaults fills zero values and validates, naming the field.
 func (c Config) withDefaults() (Config, error) {
+	const level = "want a non-empty name without '/', '+', '#'"
 	switch {
 	case !topicSafe(c.Site):
-		return c, fmt.Errorf("%w: site %q: want a non-empty name without '/', '+', '#'", ErrConfig, c.Site)
+		return c, &ConfigError{"Site", c.Site, level}
 	case !topicSafe(c.Bed):
-		return c, fmt.Errorf("%w: bed %q: want a non-empty name without '/', '+', '#'", ErrConfig, c.Bed)
+		return c, &ConfigError{"Bed", c.Bed, level}
 	case c.StoreDir == "":
-		return c, fmt.Errorf("%w: store dir: required (a directory under the daemon's state directory)", ErrConfig)
-	case c.QueueSize < 0 || c.LabelBuffer < 0:
-		return c, fmt.Errorf("%w: queue size %d, label buffer %d: want >= 0", ErrConfig, c.QueueSize, c.LabelBuffer)
+		return c, &ConfigError{"StoreDir", c.StoreDir, "required (a directory under the daemon's state directory)"}
+	case c.QueueSize < 0:
+		return c, &ConfigError{"QueueSize", c.QueueSize, "want >= 0 (0: the default)"}
+	case c.LabelBuffer < 0:
+		return c, &ConfigError{"LabelBuffer", c.LabelBuffer, "want >= 0 (0: the default)"}
 	}
 	if c.Prefix == "" {
 		c.Prefix = "ictal/" + c.Site + "/" + c.Bed
 	}
 	c.Prefix = strings.TrimSuffix(c.Prefix, "/")
 	if c.Prefix == "" || strings.ContainsAny(c.Prefix, "+#\x00") {
-		return c, fmt.Errorf("%w: prefix %q: want a topic without wildcards", ErrConfig, c.Prefix)
+		return c, &ConfigError{"Prefix", c.Prefix, "want a topic without wildcards"}
 	}
 	if c.ClientID == "" {
 		c.ClientID = "ictald-" + c.Site + "-" + c.Bed
 	}
 	if len(c.ClientID) > 65535 {
-		return c, fmt.Errorf("%w: client id: %d bytes", ErrConfig, len(c.ClientID))
+		return c, &ConfigError{"ClientID", len(c.ClientID), "bytes: at most 65535"}
 	}
 	if c.QueueSize == 0 {
 		c.QueueSize = DefaultQueueSize

@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
 	"github.com/ictal/ictal/features/artifact"
@@ -385,6 +386,13 @@ var tomlKeys = map[string]string{
 	"pipeline.learning.min_overlap":      "learning.min_overlap",
 	"pipeline.quality.flat_microvolts":   "quality.flat_microvolts",
 	"pipeline.checkpoint.every":          "checkpoint.every",
+	"mqtt.Site":                          "site.site",
+	"mqtt.Bed":                           "site.bed",
+	"mqtt.Prefix":                        "mqtt.prefix",
+	"mqtt.ClientID":                      "mqtt.client_id",
+	"mqtt.StoreDir":                      "mqtt.store_dir",
+	"mqtt.QueueSize":                     "mqtt.queue_size",
+	"mqtt.LabelBuffer":                   "mqtt",
 }
 
 // keyed turns a package's typed configuration error into one that names
@@ -394,6 +402,7 @@ func keyed(err error) error {
 		ce *classifier.ConfigError
 		de *alert.DetectorConfigError
 		pe *pipeline.ConfigError
+		me *mqtt.ConfigError
 	)
 	switch {
 	case errors.As(err, &ce):
@@ -402,6 +411,8 @@ func keyed(err error) error {
 		return keyErr("alert."+de.Field, de.Value, de.Reason)
 	case errors.As(err, &pe):
 		return keyErr("pipeline."+pe.Field, pe.Value, pe.Reason)
+	case errors.As(err, &me):
+		return keyErr("mqtt."+me.Field, me.Value, me.Reason)
 	}
 	return fmt.Errorf("%w: %w", ErrConfig, err)
 }

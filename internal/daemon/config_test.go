@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"errors"
+	"github.com/ictal/ictal/alert/mqtt"
 	"strings"
 	"testing"
 
@@ -87,6 +88,10 @@ func TestTOMLKeys(t *testing.T) {
 		{"[decision]\nquiet = \"-1s\"\n", "decision.quiet: -1s"},
 		{"[learning]\nmin_overlap = 2.0\n", "learning.min_overlap: 2"},
 		{"[checkpoint]\nevery = \"1ms\"\n", "checkpoint.every: 1ms"},
+	}
+	// The MQTT package's typed errors are keyed the same way.
+	if err := keyed(&mqtt.ConfigError{Field: "QueueSize", Value: -1, Reason: "want >= 0"}); err == nil || !strings.Contains(err.Error(), "mqtt.queue_size: -1: want >= 0") {
+		t.Errorf("mqtt error keyed as %v", err)
 	}
 	for _, tt := range tests {
 		_, err := ParseConfig("[source]\ntype = \"synth\"\n"+tt.text, "ictald.toml")

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -94,6 +95,9 @@ func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*mqtt.Publishe
 	if err != nil {
 		if br != nil {
 			br.Close()
+		}
+		if errors.Is(err, mqtt.ErrConfig) {
+			err = keyed(err)
 		}
 		return nil, nil, err
 	}
