@@ -27,7 +27,7 @@ type events struct {
 	wall                 func(time.Duration) time.Time
 	onAlert              func(*alert.Event) // after the sinks; may be nil
 	count                *int64             // Stats.Events
-	suppressed           *int64 // Stats.Suppressed, of detectors replaced
+	suppressed           *int64             // Stats.Suppressed, of detectors replaced
 }
 
 // alertRecord remembers an alert so feedback can refer to it by ID.

@@ -20,7 +20,7 @@ type sinks struct {
 	evidence []alert.EvidenceSink
 	acks     []alert.AckSink
 	log      *slog.Logger
-	errors *int64 // Stats.SinkErrors
+	errors   *int64 // Stats.SinkErrors
 }
 
 func newSinks(all []alert.Sink, log *slog.Logger, errors *int64) sinks {
