@@ -13,6 +13,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/internal/syncbuf"
 )
@@ -98,8 +99,19 @@ listen = "`+addr+`"
 	time.Sleep(1500 * time.Millisecond)
 	start := since.Add(-2 * time.Second)
 	fb := fmt.Sprintf(`{"v":1,"start":%q,"end":%q,"label":"non-seizure"}`, start.Format(time.RFC3339Nano), start.Add(20*time.Second).Format(time.RFC3339Nano))
+	acks := make(chan []byte, 10)
+	c.Subscribe("ictal/ward-7/bed-3/feedback/ack", 1, func(_ paho.Client, m paho.Message) { acks <- m.Payload() }).Wait()
 	c.Publish("ictal/ward-7/bed-3/feedback", 1, false, fb).Wait()
-	time.Sleep(1500 * time.Millisecond)
+	// The daemon answers on …/feedback/ack: applied, to how many windows.
+	select {
+	case p := <-acks:
+		a, err := alert.ParseAck(p)
+		if err != nil || !a.Applied || a.Windows == 0 || a.Label != alert.LabelNonSeizure || !a.Start.Equal(start) {
+			t.Errorf("ack %s: %v", p, err)
+		}
+	case err := <-done: // no clock here: the daemon's own context ends the wait
+		t.Fatalf("the daemon stopped before acknowledging the feedback: %v\n%s", err, logs.String())
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
