@@ -63,7 +63,9 @@ func (s *Server) routes() http.Handler {
 	})
 }
 
-func safeMethod(m string) bool { return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions }
+func safeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}
 
 // sameOriginReferer backs up http.CrossOriginProtection (which goes by
 // Sec-Fetch-Site and Origin) for browsers that send neither: a Referer, when
