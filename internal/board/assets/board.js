@@ -70,6 +70,7 @@
     drawScores(t.querySelector("canvas"), b.scores);
   }
   function drawScores(c, pts) {
+    if (c.clientWidth && c.width !== c.clientWidth) c.width = c.clientWidth; // crisp at any tile width
     const g = c.getContext("2d"), W = c.width, H = c.height;
     g.fillStyle = "#fff"; g.fillRect(0, 0, W, H);
     g.strokeStyle = "#ddd"; g.beginPath(); g.moveTo(0, H / 2); g.lineTo(W, H / 2); g.stroke();
@@ -213,7 +214,7 @@
     const yA = cv.height - B + 4, step = secs > 30 ? 5 : secs > 10 ? 2 : 1;
     g.lineWidth = 1; g.beginPath(); g.moveTo(L, yA); g.lineTo(L + pw, yA); g.stroke();
     for (let s = 0; s <= secs + 1e-9; s += step) { g.beginPath(); g.moveTo(x(s), yA); g.lineTo(x(s), yA + 4); g.stroke(); g.fillText(String(s), x(s) - 4, yA + 15); }
-    g.fillText("s", L + pw + 6, yA + 15);
+    g.fillText("s", L + pw + 14, yA + 15);
     cv.dataset.drawn = "true";
   }
 
