@@ -191,6 +191,15 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 	waitJS(t, alice, "the daemon's ack beside the alert",
 		fmt.Sprintf(`(document.querySelector(%q) || {}).textContent?.includes("applied confirmed from alice — 17 windows")`, card+" .acks li.applied"))
 
+	tile := `.tile[data-bed="bed-3"]`
+	do(t, alice, "label a missed seizure", chromedp.Click(chromedp.CSS(tile+" button.miss")),
+		chromedp.WaitVisible(chromedp.CSS(tile+" form.missed")), chromedp.Click(chromedp.CSS(tile+" button.send")))
+	lab, err = alert.ParseFeedback(<-feedback, time.Now())
+	if err != nil || lab.AlertID != "" || !lab.Seizure || lab.By != "alice" || lab.End.Sub(lab.Start) != 2*time.Minute {
+		t.Fatalf("interval label on the broker: %+v, %v", lab, err)
+	}
+	waitJS(t, alice, "the label sent", fmt.Sprintf(`document.querySelector(%q).textContent === "sent"`, tile+" .msg"))
+
 	bob := newBrowser(t, "bob").ctx
 	login(t, bob, b.url, "bob")
 	do(t, bob, "the alert ringing for bob", chromedp.WaitVisible(chromedp.CSS(card+`.ringing`)))
