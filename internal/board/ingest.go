@@ -45,19 +45,7 @@ func (s *Server) apply(bedName, kind string, p json.RawMessage, now time.Time) e
 		if err != nil {
 			return err
 		}
-		update = func(w *ward) bool {
-			e := w.entryLocked(m.ID, bedName, true, now)
-			if e.Alert != nil { // QoS 1 may deliver an alert twice
-				s.log.Info("board: repeated alert dropped", slog.String("alert_id", m.ID))
-				return false
-			}
-			e.Alert = p
-			t := m.DetectedAt
-			if b := w.bedLocked(bedName); b.LastAlert == nil || t.After(*b.LastAlert) {
-				b.LastAlert = &t
-			}
-			return true
-		}
+		update = s.alertUpdate(m, bedName, p, now)
 	case kindEnd:
 		m, err := parseEnd(p)
 		if err != nil {
@@ -107,15 +95,7 @@ func (s *Server) apply(bedName, kind string, p json.RawMessage, now time.Time) e
 			return err
 		}
 		s.auditAck(bedName, a)
-		id := strings.ToLower(a.AlertID)
-		update = func(w *ward) bool {
-			if e := w.entryLocked(id, bedName, false, now); e != nil && id != "" {
-				e.Acks = appendBounded(e.Acks, p)
-			} else {
-				w.bedLocked(bedName).LastAck = p
-			}
-			return true
-		}
+		update = ackUpdate(strings.ToLower(a.AlertID), bedName, p, now)
 	}
 	ev, _ := json.Marshal(forwarded{Kind: kind, Topic: "ictal/" + s.cfg.Site + "/" + bedName + "/" + kind,
 		Site: s.cfg.Site, Bed: bedName, Payload: p})
@@ -125,6 +105,37 @@ func (s *Server) apply(bedName, kind string, p json.RawMessage, now time.Time) e
 	}
 	s.ward.mu.Unlock()
 	return nil
+}
+
+// alertUpdate lists a new alert; a repeat (QoS 1 may deliver an alert
+// twice) changes nothing and is not forwarded.
+func (s *Server) alertUpdate(m alertMsg, bedName string, p json.RawMessage, now time.Time) func(*ward) bool {
+	return func(w *ward) bool {
+		e := w.entryLocked(m.ID, bedName, true, now)
+		if e.Alert != nil {
+			s.log.Info("board: repeated alert dropped", slog.String("alert_id", m.ID))
+			return false
+		}
+		e.Alert = p
+		t := m.DetectedAt
+		if b := w.bedLocked(bedName); b.LastAlert == nil || t.After(*b.LastAlert) {
+			b.LastAlert = &t
+		}
+		return true
+	}
+}
+
+// ackUpdate files a daemon's acknowledgement with its alert, or with the
+// bed for an interval label.
+func ackUpdate(id, bedName string, p json.RawMessage, now time.Time) func(*ward) bool {
+	return func(w *ward) bool {
+		if e := w.entryLocked(id, bedName, false, now); e != nil && id != "" {
+			e.Acks = appendBounded(e.Acks, p)
+		} else {
+			w.bedLocked(bedName).LastAck = p
+		}
+		return true
+	}
 }
 
 // auditAck writes a daemon's acknowledgement to the audit log.
