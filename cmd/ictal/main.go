@@ -30,6 +30,7 @@ var commands = []cli.Command{
 	{Name: "bonn", Summary: "Bonn epilepsy EEG benchmark and continuous recordings spliced from its segments", Run: runBonn},
 	{Name: "paper", Summary: "reproduce Wang & Pineau's experiments: cv, drift, curve, plots", Run: runPaper},
 	{Name: "watch", Summary: "print seizure alerts and monitor status from the MQTT broker, one line per message", Run: runWatch},
+	{Name: "board", Summary: "serve the clinicians' ward board: beds, alerts with their EEG, acknowledgement and feedback, in a browser", Run: runBoard},
 	{Name: "feedback", Summary: "send a clinician's verdict on an alert, or a labelled interval, to a bed's monitor over MQTT", Run: runFeedback},
 }
 

@@ -1,0 +1,216 @@
+package board
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/ictal/ictal/alert"
+)
+
+// chromium returns the path of the browser the page is tested in; a
+// missing browser fails the test.
+func chromium(t testing.TB) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "/usr/bin/chromium"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Fatal("chromium not found: .ci/run installs it with apt-get install chromium")
+	return ""
+}
+
+// browser is one headless chromium with a fresh profile.
+type browser struct {
+	t   testing.TB
+	ctx context.Context
+}
+
+// newBrowser starts a chromium of its own (own profile, so own cookies);
+// it is closed when the test ends. Console messages and uncaught
+// exceptions of its page go to the test log, prefixed with name.
+//
+// Two browsers rather than two chromedp.WithNewBrowserContext tabs: with
+// chromedp v0.23, Evaluate in such a tab hangs once it has navigated.
+func newBrowser(t testing.TB, name string) *browser {
+	t.Helper()
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 1000))
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(pageLogger(t, name)))
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		cancel()
+		cancelAlloc()
+		t.Fatalf("start chromium: %v", err)
+	}
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	return &browser{t: t, ctx: ctx}
+}
+
+// pageLogger logs a page's console and exceptions.
+func pageLogger(t testing.TB, name string) func(any) {
+	return func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var args []string
+			for _, a := range e.Args {
+				args = append(args, string(a.Value))
+			}
+			t.Logf("%s console.%s: %s", name, e.Type, strings.Join(args, " "))
+		case *runtime.EventExceptionThrown:
+			t.Logf("%s exception: %s %+v", name, e.ExceptionDetails.Text, e.ExceptionDetails.Exception)
+		}
+	}
+}
+
+// do runs steps with the tests' generous timeout.
+func do(t testing.TB, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, waitTimeout)
+	defer cancel()
+	if err := chromedp.Do(tctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// waitJS polls a JavaScript condition until it is truthy; on failure it
+// logs where the page is and what it shows.
+func waitJS(t testing.TB, ctx context.Context, what, expr string) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, waitTimeout)
+	defer cancel()
+	_, err := chromedp.Run(tctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(waitTimeout), chromedp.WithPollingInterval(20*time.Millisecond)))
+	if err != nil {
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		page, perr := chromedp.Run(dctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText.slice(0, 2000)`))
+		page += fmt.Sprint(perr)
+		t.Fatalf("%s: %v\npage: %s", what, err, page)
+	}
+}
+
+// evalInt evaluates a JavaScript expression with a number value.
+func evalInt(t testing.TB, ctx context.Context, expr string) int {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, waitTimeout)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[int](expr))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// login logs user in through the page's form and waits for the board.
+func login(t testing.TB, ctx context.Context, base, user string) {
+	t.Helper()
+	do(t, ctx, "log in as "+user,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.ID("user")),
+		chromedp.SendKeys(chromedp.ID("user"), user),
+		chromedp.SendKeys(chromedp.ID("password"), testPassword),
+		chromedp.Click(chromedp.ID("submit")),
+		chromedp.WaitVisible(chromedp.CSS("#beds")))
+	waitJS(t, ctx, "the user's name on the page", fmt.Sprintf(`document.getElementById("user").textContent === %q`, user))
+}
+
+// screenshot saves the page as PNG under dir and logs its path.
+func screenshot(t testing.TB, ctx context.Context, dir, name string) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, waitTimeout)
+	defer cancel()
+	png, err := chromedp.Run(tctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	p := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", p)
+}
+
+// inkJS counts the dark pixels of a canvas (0 for a blank one).
+const inkJS = `(() => { const c = document.querySelector(%q); if (!c) return 0;
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data; let n = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i] < 100 && d[i+1] < 100 && d[i+2] < 140) n++; return n; })()`
+
+func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
+	mq := startBroker(t)
+	b := startBoard(t, testConfig(t, mq.URL("tcp")))
+	daemon := mqttClient(t, mq.URL("tcp"), "daemon")
+	feedback := make(chan []byte, 4)
+	if tok := daemon.Subscribe(topic("+", "feedback"), 1, func(_ paho.Client, m paho.Message) { feedback <- m.Payload() }); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	now := time.Now()
+	publish(t, daemon, topic("bed-3", "status"), true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now.Add(-time.Hour)}))
+	for i := 120; i > 0; i-- {
+		publish(t, daemon, topic("bed-3", "score"), false, alert.AppendScore(nil, alert.Score{T: now.Add(-time.Duration(i) * time.Second), Score: 0.1 + 0.8*float64(i%40)/40}))
+	}
+	shots := t.TempDir()
+	if d := os.Getenv("ICTAL_SCREENSHOTS"); d != "" { // keep them after the test
+		shots = d
+	}
+	alice := newBrowser(t, "alice").ctx
+	login(t, alice, b.url, "alice")
+	do(t, alice, "bed-3's tile", chromedp.WaitVisible(chromedp.CSS(`.tile[data-bed="bed-3"].st-online`)))
+	waitJS(t, alice, "bed-3's score trace", fmt.Sprintf(inkJS, `.tile[data-bed="bed-3"] canvas`)+" > 50")
+
+	e := testEvent("bed-3", now)
+	publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e))
+	publish(t, daemon, topic("bed-3", "evidence"), false, alert.AppendEvidence(nil, testEvidence(e)))
+	card := fmt.Sprintf(`.alert[data-id=%q]`, e.ID)
+	do(t, alice, "the alert ringing", chromedp.WaitVisible(chromedp.CSS(card+`.ringing[data-ringing="true"]`)))
+	do(t, alice, "the EEG drawn", chromedp.WaitVisible(chromedp.CSS(card+` canvas.eeg[data-drawn="true"]`)))
+	if ink := evalInt(t, alice, fmt.Sprintf(inkJS, card+" canvas.eeg")); ink < 2000 {
+		t.Fatalf("the EEG canvas has %d dark pixels: blank", ink)
+	}
+	screenshot(t, alice, shots, "1-ringing")
+
+	do(t, alice, "click Confirm", chromedp.Click(chromedp.CSS(card+" button.confirm")))
+	lab, err := alert.ParseFeedback(<-feedback, time.Now())
+	if err != nil || lab.AlertID != e.ID || !lab.Seizure || lab.By != "alice" {
+		t.Fatalf("feedback on the broker: %+v, %v", lab, err)
+	}
+	ack := alert.AckOf(lab)
+	ack.Applied, ack.Windows, ack.At = true, 17, time.Now()
+	publish(t, daemon, topic("bed-3", "feedback/ack"), false, alert.AppendAck(nil, ack))
+	waitJS(t, alice, "the daemon's ack beside the alert",
+		fmt.Sprintf(`(document.querySelector(%q) || {}).textContent?.includes("applied confirmed from alice — 17 windows")`, card+" .acks li.applied"))
+
+	tile := `.tile[data-bed="bed-3"]`
+	do(t, alice, "label a missed seizure", chromedp.Click(chromedp.CSS(tile+" button.miss")),
+		chromedp.WaitVisible(chromedp.CSS(tile+" form.missed")), chromedp.Click(chromedp.CSS(tile+" button.send")))
+	lab, err = alert.ParseFeedback(<-feedback, time.Now())
+	if err != nil || lab.AlertID != "" || !lab.Seizure || lab.By != "alice" || lab.End.Sub(lab.Start) != 2*time.Minute {
+		t.Fatalf("interval label on the broker: %+v, %v", lab, err)
+	}
+	waitJS(t, alice, "the label sent", fmt.Sprintf(`document.querySelector(%q).textContent === "sent"`, tile+" .msg"))
+
+	bob := newBrowser(t, "bob").ctx
+	login(t, bob, b.url, "bob")
+	do(t, bob, "the alert ringing for bob", chromedp.WaitVisible(chromedp.CSS(card+`.ringing`)))
+	do(t, alice, "click Acknowledge", chromedp.Click(chromedp.CSS(card+" button.ack")))
+	for name, ctx := range map[string]context.Context{"alice": alice, "bob": bob} {
+		waitJS(t, ctx, name+" sees the acknowledgement", fmt.Sprintf(
+			`document.querySelector(%q)?.dataset.ringing === "false" && document.querySelector(%q).textContent.includes("Acknowledged by alice")`, card, card+" .acked"))
+	}
+	screenshot(t, alice, shots, "2-acknowledged-alice")
+	screenshot(t, bob, shots, "3-acknowledged-bob")
+	if got := evalInt(t, bob, `document.querySelectorAll(".alert").length`); got != 1 {
+		t.Fatalf("bob sees %d alerts, want 1", got)
+	}
+}
