@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
+	"github.com/ictal/ictal/internal/syncbuf"
 )
 
 // testMeta is the description of a pipeline making 4 features.
@@ -232,6 +234,27 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+}
+
+// TestDemoWithBoard runs the demo with the embedded broker and the ward
+// board: every alert is judged by the demo's clinician through the
+// board's HTTP API, and the monitor applies every verdict.
+func TestDemoWithBoard(t *testing.T) {
+	var out syncbuf.Buffer
+	sum, err := Demo(context.Background(), DemoOptions{Duration: 5 * time.Minute, Speed: 1000, TrainDuration: 20 * time.Minute, TrainSeizures: 4, Seed: 1,
+		MQTTListen: "127.0.0.1:0", BoardListen: "127.0.0.1:0"}, &out, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(out.String())
+	alerts := sum.Detected + sum.FalseAlarms
+	if alerts == 0 {
+		t.Fatal("no alert to judge")
+	}
+	want := fmt.Sprintf("confirmed %d alerts and rejected %d through the board's HTTP API; the monitor applied %d of these verdicts", sum.Detected, sum.FalseAlarms, alerts)
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "log in as \"demo\" with the one-time password") {
+		t.Errorf("output lacks %q", want)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/acquire/synth"
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
 	"github.com/ictal/ictal/internal/eval"
@@ -37,6 +38,11 @@ type DemoOptions struct {
 	// recording's alerts and status through it, as ictald does; the demo
 	// subscribes to ictal/# and shows what arrives.
 	MQTTListen string
+	// BoardListen, with MQTTListen, runs the ward board (ictal board)
+	// there on the embedded broker (a free port if it is taken), prints
+	// its URL and a one-time login, and has a simulated clinician confirm
+	// true alerts and reject false ones through the board's HTTP API.
+	BoardListen string
 }
 
 // Demo trains a model on a first simulated recording, then monitors a
@@ -153,21 +159,50 @@ func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model cl
 		o.Duration, o.Seizures, o.Speed, (o.Duration / time.Duration(o.Speed)).Seconds())
 	printer := &printer{w: out}
 	sinks := []alert.Sink{printer}
+	var pub *mqtt.Publisher
+	var clin *demoClinician
 	if o.MQTTListen != "" {
-		pub, stop, err := demoMQTT(ctx, o, out, log)
-		if err != nil {
+		var brokerURL string
+		var stop func()
+		if pub, brokerURL, stop, err = demoMQTT(ctx, o, out, log); err != nil {
 			return eval.Summary{}, err
 		}
 		defer stop()
 		sinks = append(sinks, pub)
+		if o.BoardListen != "" {
+			b, err := startDemoBoard(ctx, o, brokerURL, out, log)
+			if err != nil {
+				return eval.Summary{}, err
+			}
+			defer b.stop()
+			clin = &demoClinician{ctx: ctx, board: b, seizures: mon.Intervals(), out: out, changed: make(chan struct{})}
+			sinks = append(sinks, clin)
+		}
 	}
-	src := &pacedLabeled{Paced: acquire.NewPaced(ctx, mon, o.Speed)}
-	mp, err := pipeline.New(src, fcfg, model, pipeline.Config{Site: o.Site, Bed: o.Bed, Learning: pipeline.Learning{Mode: pipeline.LearnAnnotations}}, sinks, pipeline.Hooks{}, log)
+	var src acquire.Source = acquire.NewPaced(ctx, mon, o.Speed)
+	if clin != nil {
+		src = &judgedEnd{Source: src, clin: clin, ctx: ctx}
+	}
+	// The monitored recording learns only from the clinician's feedback,
+	// as a bed does.
+	mp, err := pipeline.New(src, fcfg, model, pipeline.Config{Site: o.Site, Bed: o.Bed, Learning: pipeline.Learning{Mode: pipeline.LearnFeedback}}, sinks, pipeline.Hooks{}, log)
 	if err != nil {
 		return eval.Summary{}, err
 	}
+	if pub != nil {
+		fctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		var seen interface{ labelled() }
+		if clin != nil {
+			seen = clin
+		}
+		go forwardLabels(fctx, pub, mp, log, seen)
+	}
 	if err := mp.Run(ctx); err != nil {
 		return eval.Summary{}, err
+	}
+	if clin != nil {
+		fmt.Fprintln(out, clin.report())
 	}
 	return eval.Match(mon.Intervals(), printer.events(), o.Duration), nil
 }

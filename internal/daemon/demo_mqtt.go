@@ -8,63 +8,57 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
 )
 
 // demoMQTT starts the embedded broker, a publisher for the demo's bed and
-// a subscriber that reports what the broker delivers.
-func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (*mqtt.Publisher, func(), error) {
+// a subscriber that reports what the broker delivers; it returns the
+// publisher, the broker's URL and what stops them.
+func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (*mqtt.Publisher, string, func(), error) {
 	br, err := mqtt.StartBroker(o.MQTTListen, nil)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		fmt.Fprintf(out, "ictald demo: %s is taken; the embedded broker uses a free port instead\n", o.MQTTListen)
 		br, err = mqtt.StartBroker("127.0.0.1:0", nil)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("embedded broker: %w", err)
+		return nil, "", nil, fmt.Errorf("embedded broker: %w", err)
 	}
 	store, err := os.MkdirTemp("", "ictald-demo-mqtt-")
 	if err != nil {
 		br.Close()
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	cleanup := func() { os.RemoveAll(store); br.Close() }
 	pub, err := mqtt.New(mqtt.Config{Connection: mqtt.Connection{Brokers: []string{br.URL()}},
 		Site: o.Site, Bed: o.Bed, StoreDir: store}, log)
 	if err != nil {
 		cleanup()
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	conn := mqtt.Connection{Brokers: []string{br.URL()}}
 	opts, err := conn.ClientOptions(fmt.Sprintf("ictald-demo-watch-%d", time.Now().UnixNano()))
 	if err != nil {
 		pub.Close()
 		cleanup()
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	sub := paho.NewClient(opts)
 	if tok := sub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		pub.Close()
 		cleanup()
-		return nil, nil, fmt.Errorf("demo subscriber: %v", tok.Error())
+		return nil, "", nil, fmt.Errorf("demo subscriber: %v", tok.Error())
 	}
 	fmt.Fprintf(out, "ictald demo: embedded MQTT broker at %s; watch it with: mosquitto_sub -h %s -t 'ictal/#' -v   (or ictal watch -broker %s)\n",
 		br.URL(), hostPortFlags(br.Addr()), br.URL())
 	tok := sub.Subscribe("ictal/#", 1, func(_ paho.Client, m paho.Message) {
-		var msg struct {
-			ID    string `json:"id"`
-			State string `json:"state"`
-		}
-		json.Unmarshal(m.Payload(), &msg)
-		what := msg.ID
-		if msg.State != "" {
-			what = msg.State
-		}
-		fmt.Fprintf(out, "            ↳ MQTT %s  %s\n", m.Topic(), what)
+		fmt.Fprintf(out, "            ↳ MQTT %s  %s\n", m.Topic(), demoWhat(m.Topic(), m.Payload()))
 	})
 	tok.WaitTimeout(5 * time.Second)
 	stop := func() {
@@ -73,7 +67,36 @@ func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logge
 		sub.Disconnect(250)
 		cleanup()
 	}
-	return pub, stop, nil
+	return pub, br.URL(), stop, nil
+}
+
+// demoWhat says in a few words what a message of the contract carries.
+func demoWhat(topic string, p []byte) string {
+	switch {
+	case strings.HasSuffix(topic, "/evidence"):
+		if ev, err := alert.ParseEvidence(p); err == nil {
+			return fmt.Sprintf("%s: %.1f s of %s (%d bytes)", ev.AlertID, float64(len(ev.Samples[0]))/ev.Rate, strings.Join(ev.Channels, ","), len(p))
+		}
+	case strings.HasSuffix(topic, "/feedback/ack"):
+		if a, err := alert.ParseAck(p); err == nil {
+			if a.Applied {
+				return fmt.Sprintf("%s %s by %s: applied to %d windows", a.Verdict+a.Label, a.AlertID, a.By, a.Windows)
+			}
+			return fmt.Sprintf("%s %s by %s: refused (%s)", a.Verdict+a.Label, a.AlertID, a.By, a.Reason)
+		}
+	}
+	var msg struct {
+		ID, State, Verdict, Label string
+		AlertID                   string `json:"alert_id"`
+	}
+	json.Unmarshal(p, &msg)
+	switch {
+	case msg.State != "":
+		return msg.State
+	case msg.Verdict != "" || msg.Label != "":
+		return msg.Verdict + msg.Label + " " + msg.AlertID
+	}
+	return msg.ID
 }
 
 // hostPortFlags turns host:port into mosquitto_sub's "-h host -p port".

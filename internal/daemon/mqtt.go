@@ -114,8 +114,9 @@ func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*mqtt.Publishe
 
 // forwardLabels passes clinicians' feedback from the publisher to the
 // pipeline until ctx is done, dropping (and logging) labels the pipeline
-// cannot take at once.
-func forwardLabels(ctx context.Context, pub *mqtt.Publisher, p *pipeline.Pipeline, log *slog.Logger) {
+// cannot take at once. Each label handed over is counted by seen, when
+// given.
+func forwardLabels(ctx context.Context, pub *mqtt.Publisher, p *pipeline.Pipeline, log *slog.Logger, seen interface{ labelled() }) {
 	in, out := pub.Labels(), p.Labels()
 	for {
 		select {
@@ -127,6 +128,9 @@ func forwardLabels(ctx context.Context, pub *mqtt.Publisher, p *pipeline.Pipelin
 			}
 			select {
 			case out <- l:
+				if seen != nil {
+					seen.labelled()
+				}
 			default:
 				log.Warn("feedback dropped: the pipeline's label queue is full", slog.String("alert_id", l.AlertID))
 			}

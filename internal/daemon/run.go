@@ -97,7 +97,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	if pub != nil {
 		fctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		go forwardLabels(fctx, pub, p, log)
+		go forwardLabels(fctx, pub, p, log, nil)
 	}
 	log.Info("running", slog.String("source", cfg.Source.Type), slog.Int("channels", len(info.Channels)),
 		slog.Float64("rate", info.Rate), slog.Int("features", p.Dim()), slog.String("site", cfg.Site.Site), slog.String("bed", cfg.Site.Bed))
