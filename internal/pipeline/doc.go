@@ -18,8 +18,10 @@
 // Config.Rules), ranking (ranking.go: the channels an alert names, found
 // through features.Extractor.Index), lateLabels (buffer.go: the window
 // buffer of LearnFeedback, clinicians' labels, the negative horizon),
-// intervalSet (labels.go: the annotated seizures of LearnAnnotations) and
-// sinks (sinks.go: Sink and its optional interfaces, found once). A new
+// intervalSet (labels.go: the annotated seizures of LearnAnnotations),
+// evidence (evidence.go: the last minute of the conditioned signal, from
+// which every alert's EEG snippet is cut for alert.EvidenceSink) and sinks
+// (sinks.go: Sink and its optional interfaces, found once). A new
 // stage has one obvious place: signal conditioning goes between ReadFrame
 // and the extractor in step; artifact gating beside quality in window;
 // per-channel normalisation between Vector and Score; recording is a
@@ -52,7 +54,9 @@
 // clinician marks — is applied to the buffered windows it covers, each
 // window once, with the first label that covers it; labels for windows
 // that have left the buffer, or for alerts the pipeline does not know,
-// are counted and logged, not applied. The risks:
+// are counted and logged, not applied. Every label is answered through
+// alert.AckSink: applied to how many windows, or refused and why (also
+// when the pipeline does not learn from feedback at all). The risks:
 //
 //   - Confirmation bias: only alerted stretches get labels by default, so
 //     the model learns from its own detections and their rejections; a
