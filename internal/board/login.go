@@ -3,8 +3,8 @@ package board
 import (
 	"embed"
 	"html"
-	"log/slog"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
