@@ -263,8 +263,14 @@ func TestFeedbackReachesTheBrokerSignedAndAudited(t *testing.T) {
 		t.Fatal(tok.Error())
 	}
 	e := testEvent("bed-3", time.Now())
+	// Malformed and oversized messages through the broker first: dropped, logged, and the board goes on.
+	publish(t, daemon, topic("bed-3", "alert"), false, []byte(`{"v":1,"id":"not json`))
+	publish(t, daemon, topic("bed-3", "evidence"), false, make([]byte, alert.MaxEvidenceSize+1))
 	publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e))
 	waitUntil(t, "the alert on the board", func() bool { return b.srv.alertCount() == 1 })
+	if n := strings.Count(b.log.String(), "message dropped"); n != 2 {
+		t.Fatalf("%d drops logged, want 2:\n%s", n, b.log.String())
+	}
 
 	ctx := context.Background()
 	c, err := Login(ctx, b.url, "alice", testPassword, nil)
