@@ -122,6 +122,7 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Channels, "channels", 8, "EEG channels")
 	fs.IntVar(&o.Seizures, "seizures", 0, "seizures in the monitored recording (0: one per 2.5 min)")
 	fs.StringVar(&o.MQTTListen, "mqtt-listen", "127.0.0.1:1883", "address of the embedded MQTT broker the alerts are published through (\"\": no MQTT)")
+	fs.DurationVar(&o.Linger, "linger", 0, "keep the broker and the ward board up this long after the recording ends, to look around")
 	fs.StringVar(&o.BoardListen, "board-listen", "127.0.0.1:8080", "address of the ward board (ictal board) on the embedded broker, with a one-time login printed (\"\": no board)")
 	verbose := fs.Bool("v", false, "log the pipeline's progress to stderr")
 	if err := fs.Parse(args); err != nil {

@@ -43,6 +43,9 @@ type DemoOptions struct {
 	// its URL and a one-time login, and has a simulated clinician confirm
 	// true alerts and reject false ones through the board's HTTP API.
 	BoardListen string
+	// Linger keeps the broker and the board up this long after the
+	// recording ends (or until ctx is done), for a person to look around.
+	Linger time.Duration
 }
 
 // Demo trains a model on a first simulated recording, then monitors a
@@ -203,6 +206,13 @@ func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model cl
 	}
 	if clin != nil {
 		fmt.Fprintln(out, clin.report())
+		if o.Linger > 0 {
+			fmt.Fprintf(out, "ictald demo: the ward board stays up at %s for %v (Ctrl-C ends it)\n", clin.board.url, o.Linger)
+			select {
+			case <-ctx.Done():
+			case <-time.After(o.Linger):
+			}
+		}
 	}
 	return eval.Match(mon.Intervals(), printer.events(), o.Duration), nil
 }

@@ -37,7 +37,7 @@ func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logge
 	}
 	cleanup := func() { os.RemoveAll(store); br.Close() }
 	pub, err := mqtt.New(mqtt.Config{Connection: mqtt.Connection{Brokers: []string{br.URL()}},
-		Site: o.Site, Bed: o.Bed, StoreDir: store}, log)
+		Site: o.Site, Bed: o.Bed, StoreDir: store, Scores: o.BoardListen != ""}, log)
 	if err != nil {
 		cleanup()
 		return nil, "", nil, err
@@ -58,6 +58,9 @@ func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logge
 	fmt.Fprintf(out, "ictald demo: embedded MQTT broker at %s; watch it with: mosquitto_sub -h %s -t 'ictal/#' -v   (or ictal watch -broker %s)\n",
 		br.URL(), hostPortFlags(br.Addr()), br.URL())
 	tok := sub.Subscribe("ictal/#", 1, func(_ paho.Client, m paho.Message) {
+		if strings.HasSuffix(m.Topic(), "/score") {
+			return // one a second, for the board's trace: not worth a line each
+		}
 		fmt.Fprintf(out, "            ↳ MQTT %s  %s\n", m.Topic(), demoWhat(m.Topic(), m.Payload()))
 	})
 	tok.WaitTimeout(5 * time.Second)
