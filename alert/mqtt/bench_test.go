@@ -1,10 +1,12 @@
 package mqtt
 
 import (
-	"github.com/ictal/ictal/alert"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
 // BenchmarkAlertLatency measures the time from Alert() to the arrival of
@@ -12,9 +14,9 @@ import (
 // time. Run it with -benchtime=1000x (at least 500 alerts) for the
 // percentiles to mean something; it reports them as p50-µs and p99-µs.
 func BenchmarkAlertLatency(b *testing.B) {
-	br := startMosquitto(b, mosqOpts{})
-	sub := subscribe(b, testClient(b, Connection{Brokers: []string{br.url("tcp")}}, "receiver", true), "ictal/+/+/alert")
-	m := newTestMQTT(b, testMQTTConfig(b, br.url("tcp")), nil)
+	br := mosquittotest.Start(b, mosquittotest.Opts{})
+	sub := subscribe(b, testClient(b, Connection{Brokers: []string{br.URL("tcp")}}, "receiver", true), "ictal/+/+/alert")
+	m := newTestMQTT(b, testMQTTConfig(b, br.URL("tcp")), nil)
 	for m.Stats().Acked == 0 { // connected
 		time.Sleep(time.Millisecond)
 	}

@@ -10,10 +10,12 @@ import (
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
 func TestStartBrokerServesMosquittoClients(t *testing.T) {
-	subBin := needTool(t, "mosquitto_sub")
+	subBin := mosquittotest.Tool(t, "mosquitto_sub")
 	b, err := StartBroker("127.0.0.1:0", nil)
 	if err != nil {
 		t.Fatal(err)

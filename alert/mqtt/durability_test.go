@@ -3,7 +3,6 @@ package mqtt
 import (
 	"bufio"
 	"fmt"
-	"github.com/ictal/ictal/alert"
 	"io"
 	"os"
 	"os/exec"
@@ -11,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
 // The child process of the durability tests: a daemon's publisher run by
@@ -99,9 +101,9 @@ func TestMQTTLastWillWhenTheDaemonDies(t *testing.T) {
 	if os.Getenv("ICTAL_EMULATED") != "" {
 		t.Skip("under qemu-user (cross/test): the test re-executes its own binary as the daemon, and qemu-user cannot exec a foreign-architecture binary without binfmt_misc")
 	}
-	b := startMosquitto(t, mosqOpts{})
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "nurse", true), "ictal/ward-7/bed-3/status")
-	cmd, _ := child(t, "online", b.url("tcp"), t.TempDir(), 0)
+	b := mosquittotest.Start(t, mosquittotest.Opts{})
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "nurse", true), "ictal/ward-7/bed-3/status")
+	cmd, _ := child(t, "online", b.URL("tcp"), t.TempDir(), 0)
 	waitFor(t, sub, 5*time.Second, "online", isState("ictal/ward-7/bed-3/status", alert.StateOnline))
 	cmd.Process.Kill() // SIGKILL: no DISCONNECT, the kernel closes the socket
 	cmd.Wait()
@@ -110,7 +112,7 @@ func TestMQTTLastWillWhenTheDaemonDies(t *testing.T) {
 		t.Errorf("will %s", r.payload)
 	}
 	// Retained: a newcomer sees the bed offline.
-	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true), "ictal/ward-7/bed-3/status")
+	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true), "ictal/ward-7/bed-3/status")
 	if r := waitFor(t, late, 5*time.Second, "retained offline", isState("ictal/ward-7/bed-3/status", alert.StateOffline)); !r.retained {
 		t.Error("will not retained")
 	}
@@ -122,13 +124,13 @@ func TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart(t *testing.T) {
 	}
 	// A clinician's receiver has a persistent session on a broker that
 	// keeps it on disk; then the broker goes down.
-	b := startMosquitto(t, mosqOpts{persistence: true})
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "receiver", false), "ictal/+/+/alert")
-	b.stop()
+	b := mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "receiver", false), "ictal/+/+/alert")
+	b.Stop()
 	// With the broker down, the daemon raises alerts, they reach its
 	// store, and it is killed.
 	store := t.TempDir()
-	cmd, lines := child(t, "queue", b.url("tcp"), store, 20)
+	cmd, lines := child(t, "queue", b.URL("tcp"), store, 20)
 	cmd.Process.Kill()
 	cmd.Wait()
 	want := map[string]bool{}
@@ -143,7 +145,7 @@ func TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart(t *testing.T) {
 	// The daemon restarts with the same client ID and store and, the
 	// broker still down, raises a new alert: it must not take the place of
 	// an old one in the store.
-	cfg := testMQTTConfig(t, b.url("tcp"))
+	cfg := testMQTTConfig(t, b.URL("tcp"))
 	cfg.StoreDir = store
 	m := newTestMQTT(t, cfg, nil)
 	fresh := testEventN("ward-7", "bed-3")
@@ -152,7 +154,7 @@ func TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart(t *testing.T) {
 	for m.Stats().Published == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
-	b.restart()
+	b.Restart()
 	deadline := time.After(15 * time.Second)
 	got := map[string]int{}
 	for len(got) < len(want) {
@@ -171,9 +173,9 @@ func TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart(t *testing.T) {
 }
 
 func TestMQTTBrokerRestartMidStreamLosesNoAlert(t *testing.T) {
-	b := startMosquitto(t, mosqOpts{persistence: true})
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "receiver", false), "ictal/+/+/alert")
-	m := newTestMQTT(t, testMQTTConfig(t, b.url("tcp")), nil)
+	b := mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "receiver", false), "ictal/+/+/alert")
+	m := newTestMQTT(t, testMQTTConfig(t, b.URL("tcp")), nil)
 	const n = 150
 	want := map[string]bool{}
 	for i := 0; i < n; i++ {
@@ -184,9 +186,9 @@ func TestMQTTBrokerRestartMidStreamLosesNoAlert(t *testing.T) {
 		}
 		switch i {
 		case 50:
-			b.stop()
+			b.Stop()
 		case 100:
-			b.restart()
+			b.Restart()
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

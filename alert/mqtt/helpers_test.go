@@ -3,13 +3,14 @@ package mqtt
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/ictal/ictal/alert"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/ictal/ictal/alert"
 )
 
 // received is one message seen by a test subscriber.

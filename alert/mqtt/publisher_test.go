@@ -3,20 +3,22 @@ package mqtt
 import (
 	"encoding/json"
 	"errors"
-	"github.com/ictal/ictal/alert"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
 func TestMQTTPublishesTheContract(t *testing.T) {
-	b := startMosquitto(t, mosqOpts{})
-	cfg := testMQTTConfig(t, b.url("tcp"))
+	b := mosquittotest.Start(t, mosquittotest.Opts{})
+	cfg := testMQTTConfig(t, b.URL("tcp"))
 	cfg.Scores = true
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "nurse-station", true), "ictal/#")
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "nurse-station", true), "ictal/#")
 	m := newTestMQTT(t, cfg, nil)
 	const prefix = "ictal/ward-7/bed-3"
 
@@ -90,7 +92,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	}
 
 	// A newcomer sees the retained state.
-	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true), prefix+"/status")
+	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true), prefix+"/status")
 	r = waitFor(t, late, 5*time.Second, "the retained status", isState(prefix+"/status", alert.StateElectrodeOff))
 	if !r.retained {
 		t.Error("status not retained")
@@ -110,7 +112,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 
 func TestMQTTSinkNeverBlocksWithoutBroker(t *testing.T) {
 	// Nothing listens on this port: every connection attempt fails.
-	cfg := testMQTTConfig(t, "tcp://127.0.0.1:"+strconv.Itoa(freePort(t)))
+	cfg := testMQTTConfig(t, "tcp://127.0.0.1:"+strconv.Itoa(mosquittotest.FreePort(t)))
 	cfg.Scores = true
 	cfg.QueueSize = 64
 	m := newTestMQTT(t, cfg, nil)

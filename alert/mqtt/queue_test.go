@@ -1,10 +1,11 @@
 package mqtt
 
 import (
-	"github.com/ictal/ictal/alert"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ictal/ictal/alert"
 )
 
 func TestQueueDropPolicy(t *testing.T) {

@@ -1,18 +1,20 @@
 package mqtt
 
 import (
-	"github.com/ictal/ictal/alert"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
 // TestMQTTRepublishesStateAfterReconnect: a broker without persistence
 // forgets retained messages when it restarts; the publisher's
 // reconnection puts the current state back.
 func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
-	b := startMosquitto(t, mosqOpts{})
-	m := newTestMQTT(t, testMQTTConfig(t, b.url("tcp")), nil)
+	b := mosquittotest.Start(t, mosquittotest.Opts{})
+	m := newTestMQTT(t, testMQTTConfig(t, b.URL("tcp")), nil)
 	for m.Stats().Acked == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -22,12 +24,12 @@ func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	acked := m.Stats().Acked
-	b.stop()
-	b.restart()
+	b.Stop()
+	b.Restart()
 	for m.Stats().Acked == acked { // the state published on reconnection
 		time.Sleep(5 * time.Millisecond)
 	}
-	c := testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "late", true)
+	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true)
 	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), 10*time.Second, "the state republished", isState("ictal/ward-7/bed-3/status", alert.StateElectrodeOff))
 	if !r.retained || !strings.Contains(string(r.payload), `"since":"2026-11-21T09:00:00.000Z"`) {
 		t.Errorf("got %s retained=%v", r.payload, r.retained)
@@ -37,14 +39,14 @@ func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
 // TestMQTTLabelsFullDropsNewest: labels are advisory; a pipeline that
 // does not read them does not stall the client.
 func TestMQTTLabelsFullDropsNewest(t *testing.T) {
-	b := startMosquitto(t, mosqOpts{})
-	cfg := testMQTTConfig(t, b.url("tcp"))
+	b := mosquittotest.Start(t, mosquittotest.Opts{})
+	cfg := testMQTTConfig(t, b.URL("tcp"))
 	cfg.LabelBuffer = 1
 	m := newTestMQTT(t, cfg, nil)
 	for m.Stats().Acked == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
-	c := testClient(t, Connection{Brokers: []string{b.url("tcp")}}, "clinician", true)
+	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "clinician", true)
 	ids := []string{alert.NewID(), alert.NewID(), alert.NewID()}
 	for _, id := range ids {
 		if tok := c.Publish("ictal/ward-7/bed-3/feedback", 1, false, `{"v":1,"alert_id":"`+id+`","verdict":"confirmed"}`); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {

@@ -1,14 +1,16 @@
 package mqtt
 
 import (
-	"github.com/ictal/ictal/alert"
 	"os"
-
-	paho "github.com/eclipse/paho.mqtt.golang"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
 // The password file of the security tests.
@@ -21,18 +23,18 @@ var testUsers = map[string]string{
 // startSecureMosquitto runs mosquitto with a TLS listener requiring a
 // client certificate, a password file and the ACL of testdata (the one
 // README.md documents).
-func startSecureMosquitto(t *testing.T) (*mosquitto, *testPKI) {
+func startSecureMosquitto(t *testing.T) (*mosquittotest.Broker, *mosquittotest.PKI) {
 	acl, err := os.ReadFile(filepath.Join("testdata", "mosquitto", "acl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pki := newTestPKI(t)
-	return startMosquitto(t, mosqOpts{users: testUsers, acl: string(acl), pki: pki}), pki
+	pki := mosquittotest.NewPKI(t)
+	return mosquittotest.Start(t, mosquittotest.Opts{Users: testUsers, ACL: string(acl), PKI: pki}), pki
 }
 
 // secureConn is user's connection to b with the test PKI.
-func secureConn(b *mosquitto, pki *testPKI, user string) Connection {
-	return Connection{Brokers: []string{b.url("ssl")}, CAFile: pki.CA, CertFile: pki.ClientCert, KeyFile: pki.ClientKey,
+func secureConn(b *mosquittotest.Broker, pki *mosquittotest.PKI, user string) Connection {
+	return Connection{Brokers: []string{b.URL("ssl")}, CAFile: pki.CA, CertFile: pki.ClientCert, KeyFile: pki.ClientKey,
 		Username: user, Password: testUsers[user], ConnectTimeout: 2 * time.Second}
 }
 
@@ -45,7 +47,7 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 	if err := os.WriteFile(pwFile, []byte(testUsers["ictald-ward-7-bed-3"]+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := testMQTTConfig(t, b.url("ssl"))
+	cfg := testMQTTConfig(t, b.URL("ssl"))
 	cfg.Connection = secureConn(b, pki, "ictald-ward-7-bed-3")
 	cfg.Password, cfg.PasswordFile = "", pwFile
 	cfg.ServerName = "broker.ward-7.test" // in the server certificate
