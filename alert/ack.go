@@ -1,8 +1,6 @@
 package alert
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -72,9 +70,6 @@ func AppendAck(dst []byte, a Ack) []byte {
 // one JSON object with only the contract's fields, "v" 1 and a known
 // status. Errors wrap ErrAck.
 func ParseAck(b []byte) (Ack, error) {
-	if len(b) > MaxAckSize {
-		return Ack{}, fmt.Errorf("%w: %d bytes, more than %d", ErrAck, len(b), MaxAckSize)
-	}
 	var w struct {
 		V       int       `json:"v"`
 		Status  string    `json:"status"`
@@ -88,13 +83,8 @@ func ParseAck(b []byte) (Ack, error) {
 		Reason  string    `json:"reason"`
 		At      time.Time `json:"at"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
+	if err := decodeStrict(b, MaxAckSize, &w); err != nil {
 		return Ack{}, fmt.Errorf("%w: %v", ErrAck, err)
-	}
-	if dec.More() {
-		return Ack{}, fmt.Errorf("%w: data after the object", ErrAck)
 	}
 	if w.V != 1 {
 		return Ack{}, fmt.Errorf(`%w: field "v" is %d, want 1`, ErrAck, w.V)

@@ -1,10 +1,8 @@
 package alert
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -141,17 +139,9 @@ func evidenceScale(xs []float32) float64 {
 // at most MaxEvidenceSpan of signal. Errors wrap ErrEvidence and say what
 // was wrong.
 func ParseEvidence(b []byte) (*Evidence, error) {
-	if len(b) > MaxEvidenceSize {
-		return nil, fmt.Errorf("%w: %d bytes, more than %d", ErrEvidence, len(b), MaxEvidenceSize)
-	}
 	var w evidenceWire
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
+	if err := decodeStrict(b, MaxEvidenceSize, &w); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrEvidence, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%w: data after the object", ErrEvidence)
 	}
 	id, ok := normaliseUUID(w.AlertID)
 	switch {

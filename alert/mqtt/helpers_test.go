@@ -1,16 +1,15 @@
 package mqtt
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/internal/syncbuf"
 )
 
 // received is one message seen by a test subscriber.
@@ -98,22 +97,7 @@ func testEventN(site, bed string) *alert.Event {
 }
 
 // syncBuffer is a log destination safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // testLogger logs at debug level into a buffer.
 func testLogger() (*slog.Logger, *syncBuffer) {

@@ -50,7 +50,7 @@ func TestIngestDropsMalformedAndOversizedMessages(t *testing.T) {
 		{"alert not JSON", topic("bed-3", "alert"), `{"v":1,`},
 		{"alert unknown field", topic("bed-3", "alert"), strings.Replace(string(good), `"v":1`, `"v":1,"x":2`, 1)},
 		{"alert of another bed", topic("bed-4", "alert"), string(good)},
-		{"alert oversized", topic("bed-3", "alert"), string(good[:len(good)-1]) + `,"algorithm":"` + strings.Repeat("x", maxAlertSize) + `"}`},
+		{"alert oversized", topic("bed-3", "alert"), string(good[:len(good)-1]) + `,"algorithm":"` + strings.Repeat("x", alert.MaxAlertSize) + `"}`},
 		{"alert score NaN-ish", topic("bed-3", "alert"), strings.Replace(string(good), `"score":0.93`, `"score":7`, 1)},
 		{"evidence truncated", topic("bed-3", "evidence"), string(ev[:len(ev)/2])},
 		{"evidence oversized", topic("bed-3", "evidence"), string(huge)},

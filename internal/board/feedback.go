@@ -46,7 +46,7 @@ func feedbackPayload(form url.Values, by string, now time.Time, bedOf func(id st
 		if verdict != alert.VerdictConfirmed && verdict != alert.VerdictRejected {
 			return "", nil, fmt.Errorf(`field "verdict": %q, want confirmed or rejected`, quoteCut(verdict, 40))
 		}
-		if !isUUID(id) {
+		if !alert.ValidID(id) {
 			return "", nil, fmt.Errorf(`field "alert_id": %q is not a UUID`, quoteCut(id, 40))
 		}
 		var ok bool
@@ -144,7 +144,7 @@ func (s *Server) publish(topic string, p []byte) (int, error) {
 func (s *Server) acknowledgeAlert(w http.ResponseWriter, r *http.Request, ss *session) {
 	id := strings.ToLower(r.PostForm.Get("alert_id"))
 	bedName, ok := s.ward.alertBed(id)
-	if !isUUID(id) || !ok {
+	if !alert.ValidID(id) || !ok {
 		httpError(w, http.StatusNotFound, "alert "+quoteCut(id, 40)+" is not on this board")
 		return
 	}

@@ -1,7 +1,6 @@
 package board
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +18,7 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
+	"github.com/ictal/ictal/internal/syncbuf"
 )
 
 const (
@@ -28,22 +27,7 @@ const (
 )
 
 // syncBuffer is a log destination safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // testBoard is a board run by a test.
 type testBoard struct {

@@ -2,6 +2,7 @@ package board
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -41,13 +42,16 @@ func (s *Server) apply(bedName, kind string, p json.RawMessage, now time.Time) e
 	var update func(w *ward) bool // run under the ward's lock; false: nothing to forward
 	switch kind {
 	case kindAlert:
-		m, err := parseAlert(p, s.cfg.Site, bedName)
+		m, err := alert.ParseAlert(p)
 		if err != nil {
 			return err
 		}
+		if m.Site != s.cfg.Site || m.Bed != bedName {
+			return fmt.Errorf(`fields "site" and "bed" (%q, %q) differ from the topic's (%q, %q)`, m.Site, m.Bed, s.cfg.Site, bedName)
+		}
 		update = s.alertUpdate(m, bedName, p, now)
 	case kindEnd:
-		m, err := parseEnd(p)
+		m, err := alert.ParseEventEnd(p)
 		if err != nil {
 			return err
 		}
@@ -58,12 +62,12 @@ func (s *Server) apply(bedName, kind string, p json.RawMessage, now time.Time) e
 			return true
 		}
 	case kindStatus:
-		if _, err := parseStatus(p); err != nil {
+		if _, err := alert.ParseStatus(p); err != nil {
 			return err
 		}
 		update = func(w *ward) bool { w.bedLocked(bedName).Status = p; return true }
 	case kindScore:
-		m, err := parseScore(p)
+		m, err := alert.ParseScore(p)
 		if err != nil {
 			return err
 		}
@@ -109,7 +113,7 @@ func (s *Server) apply(bedName, kind string, p json.RawMessage, now time.Time) e
 
 // alertUpdate lists a new alert; a repeat (QoS 1 may deliver an alert
 // twice) changes nothing and is not forwarded.
-func (s *Server) alertUpdate(m alertMsg, bedName string, p json.RawMessage, now time.Time) func(*ward) bool {
+func (s *Server) alertUpdate(m *alert.Event, bedName string, p json.RawMessage, now time.Time) func(*ward) bool {
 	return func(w *ward) bool {
 		e := w.entryLocked(m.ID, bedName, true, now)
 		if e.Alert != nil {

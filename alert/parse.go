@@ -1,0 +1,190 @@
+package alert
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+	"unicode/utf8"
+)
+
+// Size bounds of the payloads ParseAlert, ParseEventEnd, ParseStatus and
+// ParseScore accept, and of the channel lists they carry.
+const (
+	MaxAlertSize  = 8 << 10
+	MaxEndSize    = 1 << 10
+	MaxStatusSize = 4 << 10
+	MaxScoreSize  = 256
+	MaxChannels   = 64
+)
+
+// ErrPayload is wrapped by every error of ParseAlert, ParseEventEnd,
+// ParseStatus and ParseScore.
+var ErrPayload = errors.New("alert: invalid payload")
+
+// decodeStrict decodes exactly one JSON object of at most max bytes of
+// valid UTF-8 into v, refusing unknown fields and trailing data.
+func decodeStrict(b []byte, max int, v any) error {
+	if len(b) > max {
+		return fmt.Errorf("%d bytes, more than %d", len(b), max)
+	}
+	if !utf8.Valid(b) {
+		return errors.New("not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("data after the object")
+	}
+	return nil
+}
+
+// payloadErr wraps ErrPayload with what was wrong.
+func payloadErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrPayload, fmt.Sprintf(format, args...))
+}
+
+// unitScore reports whether s is a score of the contract: in [0, 1].
+func unitScore(s float64) bool { return !math.IsNaN(s) && s >= 0 && s <= 1 }
+
+// ParseAlert reads an alert payload (AppendAlert's) strictly, as a
+// receiver must before showing it: at most MaxAlertSize bytes, exactly the
+// contract's fields, "v" 1, a UUID id (returned in lower case), onset and
+// detected_at, a score in [0, 1] and at most MaxChannels channels.
+// Whether site and bed match the topic is for the caller to check.
+func ParseAlert(b []byte) (*Event, error) {
+	var m struct {
+		V          int       `json:"v"`
+		ID         string    `json:"id"`
+		Site       string    `json:"site"`
+		Bed        string    `json:"bed"`
+		Onset      time.Time `json:"onset"`
+		DetectedAt time.Time `json:"detected_at"`
+		Score      float64   `json:"score"`
+		Algorithm  string    `json:"algorithm"`
+		Channels   []string  `json:"channels"`
+	}
+	if err := decodeStrict(b, MaxAlertSize, &m); err != nil {
+		return nil, payloadErr("alert: %v", err)
+	}
+	id, ok := normaliseUUID(m.ID)
+	switch {
+	case m.V != 1:
+		return nil, payloadErr(`alert: field "v" is %d, want 1`, m.V)
+	case !ok:
+		return nil, payloadErr(`alert: field "id": %q is not a UUID`, m.ID)
+	case m.Onset.IsZero() || m.DetectedAt.IsZero():
+		return nil, payloadErr(`alert: fields "onset" and "detected_at" are required`)
+	case !unitScore(m.Score):
+		return nil, payloadErr(`alert: field "score" is %g, want [0, 1]`, m.Score)
+	case len(m.Channels) > MaxChannels:
+		return nil, payloadErr("alert: %d channels, more than %d", len(m.Channels), MaxChannels)
+	}
+	return &Event{ID: id, Site: m.Site, Bed: m.Bed, Onset: m.Onset, DetectedAt: m.DetectedAt,
+		Score: m.Score, Algorithm: m.Algorithm, Channels: m.Channels}, nil
+}
+
+// ParseEventEnd reads an event end payload (AppendEventEnd's) strictly:
+// at most MaxEndSize bytes, "v" 1, a UUID id (in lower case), an end and
+// a score in [0, 1].
+func ParseEventEnd(b []byte) (*Event, error) {
+	var m struct {
+		V          int       `json:"v"`
+		ID         string    `json:"id"`
+		Onset      time.Time `json:"onset"`
+		DetectedAt time.Time `json:"detected_at"`
+		End        time.Time `json:"end"`
+		Score      float64   `json:"score"`
+	}
+	if err := decodeStrict(b, MaxEndSize, &m); err != nil {
+		return nil, payloadErr("end: %v", err)
+	}
+	id, ok := normaliseUUID(m.ID)
+	switch {
+	case m.V != 1:
+		return nil, payloadErr(`end: field "v" is %d, want 1`, m.V)
+	case !ok:
+		return nil, payloadErr(`end: field "id": %q is not a UUID`, m.ID)
+	case m.End.IsZero():
+		return nil, payloadErr(`end: field "end" is required`)
+	case !unitScore(m.Score):
+		return nil, payloadErr(`end: field "score" is %g, want [0, 1]`, m.Score)
+	}
+	return &Event{ID: id, Onset: m.Onset, DetectedAt: m.DetectedAt, End: m.End, Score: m.Score}, nil
+}
+
+// ParseStatus reads a status payload (AppendStatus's, or OfflinePayload)
+// strictly: at most MaxStatusSize bytes, "v" 1, a state of the contract,
+// "since" unless offline, an artifact kind exactly in state artifact, and
+// at most MaxChannels channels.
+func ParseStatus(b []byte) (Status, error) {
+	var m struct {
+		V        int       `json:"v"`
+		State    State     `json:"state"`
+		Since    time.Time `json:"since"`
+		Artifact string    `json:"artifact"`
+		Channels []string  `json:"channels"`
+	}
+	if err := decodeStrict(b, MaxStatusSize, &m); err != nil {
+		return Status{}, payloadErr("status: %v", err)
+	}
+	if m.V != 1 {
+		return Status{}, payloadErr(`status: field "v" is %d, want 1`, m.V)
+	}
+	switch m.State {
+	case StateOffline:
+	case StateOnline, StateSignalLost, StateElectrodeOff:
+		if m.Artifact != "" {
+			return Status{}, payloadErr(`status: field "artifact" in state %q`, m.State)
+		}
+	case StateArtifact:
+		switch m.Artifact {
+		case "muscle", "eye", "electrode", "settling":
+		default:
+			return Status{}, payloadErr(`status: field "artifact": %q, want muscle, eye, electrode or settling`, m.Artifact)
+		}
+	default:
+		return Status{}, payloadErr(`status: field "state": %q is not a state of the contract`, m.State)
+	}
+	switch {
+	case m.State != StateOffline && m.Since.IsZero():
+		return Status{}, payloadErr(`status: field "since" is required`)
+	case len(m.Channels) > MaxChannels:
+		return Status{}, payloadErr("status: %d channels, more than %d", len(m.Channels), MaxChannels)
+	}
+	return Status{State: m.State, Since: m.Since, Artifact: m.Artifact, Channels: m.Channels}, nil
+}
+
+// ParseScore reads a score payload (AppendScore's) strictly: at most
+// MaxScoreSize bytes, "v" 1, "t" and a score in [0, 1].
+func ParseScore(b []byte) (Score, error) {
+	var m struct {
+		V     int       `json:"v"`
+		T     time.Time `json:"t"`
+		Score float64   `json:"score"`
+	}
+	if err := decodeStrict(b, MaxScoreSize, &m); err != nil {
+		return Score{}, payloadErr("score: %v", err)
+	}
+	switch {
+	case m.V != 1:
+		return Score{}, payloadErr(`score: field "v" is %d, want 1`, m.V)
+	case m.T.IsZero():
+		return Score{}, payloadErr(`score: field "t" is required`)
+	case !unitScore(m.Score):
+		return Score{}, payloadErr(`score: field "score" is %g, want [0, 1]`, m.Score)
+	}
+	return Score{T: m.T, Score: m.Score, Usable: true}, nil
+}
+
+// ValidID reports whether s is an event ID of the contract: a UUID in
+// the 8-4-4-4-12 hexadecimal form (either case).
+func ValidID(s string) bool {
+	_, ok := normaliseUUID(s)
+	return ok
+}
