@@ -24,8 +24,10 @@ func runBoard(args []string, stdout, stderr io.Writer) error {
 	if len(args) >= 2 && args[0] == "user" && args[1] == "add" {
 		return runBoardUserAdd(args[2:], os.Stdin, stderr)
 	}
-	fs := flag.NewFlagSet("board", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("board", "usage: ictal board -site SITE -users FILE -audit FILE [-listen ADDR] [-tls-cert PEM -tls-key PEM] [broker flags]\n"+
+		"       ictal board user add -users FILE NAME   (password on standard input)\n"+
+		"Serves the ward board: every bed's state and score, alerts with their EEG, acknowledgement and feedback.\n"+
+		"-client-id defaults to ictal-board-SITE: the board's persistent MQTT session.", stderr)
 	cf := addConnFlags(fs, "tcp://127.0.0.1:1883")
 	site := fs.String("site", "", "site whose beds the board shows (subscribes to ictal/SITE/#)")
 	listen := fs.String("listen", "127.0.0.1:8080", "address the web server listens on")
@@ -33,18 +35,8 @@ func runBoard(args []string, stdout, stderr io.Writer) error {
 	audit := fs.String("audit", "", "audit log, JSON lines, appended")
 	tlsCert := fs.String("tls-cert", "", "PEM certificate to serve HTTPS with (with -tls-key)")
 	tlsKey := fs.String("tls-key", "", "PEM private key of -tls-cert")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal board -site SITE -users FILE -audit FILE [-listen ADDR] [-tls-cert PEM -tls-key PEM] [broker flags]")
-		fmt.Fprintln(stderr, "       ictal board user add -users FILE NAME   (password on standard input)")
-		fmt.Fprintln(stderr, "Serves the ward board: every bed's state and score, alerts with their EEG, acknowledgement and feedback.")
-		fmt.Fprintln(stderr, "-client-id defaults to ictal-board-SITE: the board's persistent MQTT session.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := board.New(board.Config{

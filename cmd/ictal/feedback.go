@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -16,8 +15,8 @@ import (
 // with the TLS and auth flags: it publishes one feedback message with QoS
 // 1 and returns once the broker acknowledged it, or an error.
 func runFeedback(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("feedback", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("feedback", "usage: ictal feedback -broker URL -site S -bed B (-confirm ID | -reject ID | -seizure START..END | -non-seizure START..END) [flags]\n"+
+		"Sends feedback with QoS 1 and waits for the broker's acknowledgement; prints the payload sent.", stderr)
 	cf := addConnFlags(fs, "")
 	site := fs.String("site", "", "site of the bed (required)")
 	bed := fs.String("bed", "", "bed (required)")
@@ -26,16 +25,8 @@ func runFeedback(args []string, stdout, stderr io.Writer) error {
 	reject := fs.String("reject", "", "reject the alert with this id: it was not a seizure")
 	seizure := fs.String("seizure", "", "label START..END (RFC 3339) a seizure")
 	nonSeizure := fs.String("non-seizure", "", "label START..END (RFC 3339) free of seizures")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal feedback -broker URL -site S -bed B (-confirm ID | -reject ID | -seizure START..END | -non-seizure START..END) [flags]")
-		fmt.Fprintln(stderr, "Sends feedback with QoS 1 and waits for the broker's acknowledgement; prints the payload sent.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if cf.broker == "" || *site == "" || *bed == "" {
 		return errors.New("-broker, -site and -bed are required")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,26 +19,18 @@ import (
 // [TLS and auth flags]`: it subscribes and prints a line per message (see
 // watchLine) until interrupted or N messages were printed.
 func runWatch(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("watch", "usage: ictal watch [-broker URL] [-topic ictal/#] [flags]\n"+
+		"Prints alerts, event ends and status changes as they arrive, in local time.\n"+
+		"The session is persistent (as mosquitto_sub -c): alerts published while this\n"+
+		"watcher is away or reconnecting are printed when it is back, provided it uses\n"+
+		"the same -client-id (default ictal-watch-USER@HOST).", stderr)
 	cf := addConnFlags(fs, "tcp://127.0.0.1:1883")
 	topic := fs.String("topic", "ictal/#", "topic filter to watch (e.g. ictal/ward-7/# for one ward)")
 	scores := fs.Bool("scores", false, "also print per-window scores")
 	count := fs.Int("count", 0, "exit after printing this many messages (0: until interrupted)")
 	clean := fs.Bool("clean", false, "a clean session: miss what is published while not connected (default: a persistent session under -client-id)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal watch [-broker URL] [-topic ictal/#] [flags]")
-		fmt.Fprintln(stderr, "Prints alerts, event ends and status changes as they arrive, in local time.\n"+
-			"The session is persistent (as mosquitto_sub -c): alerts published while this\n"+
-			"watcher is away or reconnecting are printed when it is back, provided it uses\n"+
-			"the same -client-id (default ictal-watch-USER@HOST).")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if cf.clientID == "" && !*clean {
 		cf.clientID = watcherID()
