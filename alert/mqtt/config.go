@@ -2,9 +2,11 @@ package mqtt
 
 import (
 	"fmt"
-	"github.com/ictal/ictal/alert"
+	"io"
 	"strings"
 	"time"
+
+	"github.com/ictal/ictal/alert"
 )
 
 // Config configures the MQTT publisher of one bed. Zero values mean
@@ -26,6 +28,11 @@ type Config struct {
 	// per client ID). What it holds is delivered after a broker outage or
 	// a restart of the daemon.
 	StoreDir string
+	// StoreMemory bounds, in bytes, the unacknowledged QoS 1 messages
+	// held in memory while the store cannot be written, a full disk
+	// (default 16 MiB): above it the least important are dropped, alerts
+	// last.
+	StoreMemory int
 	// Scores publishes every window's score (QoS 0).
 	Scores bool
 	// QueueSize bounds the status updates and scores waiting to be
@@ -49,6 +56,10 @@ type Config struct {
 	Feedback alert.FeedbackRules
 	// LabelBuffer is the capacity of the Labels channel (default 64).
 	LabelBuffer int
+
+	// storeCreate, when set, creates the store's files (tests inject
+	// failures with it).
+	storeCreate func(name string) (io.WriteCloser, error)
 }
 
 // MQTT defaults.
@@ -59,6 +70,7 @@ const (
 	DefaultWriteTimeout         = 5 * time.Second
 	DefaultCloseTimeout         = 5 * time.Second
 	DefaultLabelBuffer          = 64
+	DefaultStoreMemory          = 16 << 20
 )
 
 // topicSafe reports whether s can be one level of a topic name.
@@ -108,6 +120,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, &ConfigError{"StoreDir", c.StoreDir, "required (a directory under the daemon's state directory)"}
 	case c.QueueSize < 0:
 		return c, &ConfigError{"QueueSize", c.QueueSize, "want >= 0 (0: the default)"}
+	case c.StoreMemory < 0:
+		return c, &ConfigError{"StoreMemory", c.StoreMemory, "want >= 0 (0: the default)"}
 	case c.LabelBuffer < 0:
 		return c, &ConfigError{"LabelBuffer", c.LabelBuffer, "want >= 0 (0: the default)"}
 	}
@@ -126,6 +140,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.QueueSize == 0 {
 		c.QueueSize = DefaultQueueSize
+	}
+	if c.StoreMemory == 0 {
+		c.StoreMemory = DefaultStoreMemory
 	}
 	if c.LabelBuffer == 0 {
 		c.LabelBuffer = DefaultLabelBuffer

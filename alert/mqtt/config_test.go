@@ -98,7 +98,10 @@ func TestNewMQTTRejectsAnUnusableStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Connection: Connection{Brokers: []string{"tcp://127.0.0.1:1"}}, Site: "ward-7", Bed: "bed-3", StoreDir: filepath.Join(file, "store")}
-	if _, err := New(cfg, nil); err == nil || !strings.Contains(err.Error(), "mqtt store") {
+	// A path that can never be a directory is a configuration error, named
+	// by its field; a full or read-only disk is not (TestStoreFullDisk…).
+	var ce *ConfigError
+	if _, err := New(cfg, nil); !errors.As(err, &ce) || ce.Field != "StoreDir" || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("a store under a regular file: %v", err)
 	}
 	// A missing directory is created.

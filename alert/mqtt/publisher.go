@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/ictal/ictal/alert"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -61,6 +60,7 @@ type Publisher struct {
 	log    *slog.Logger
 	client paho.Client
 	q      *queue
+	store  *store
 
 	topicAlert, topicEnd, topicStatus, topicScore, topicFeedback, topicEvidence, topicAck string
 
@@ -101,29 +101,13 @@ type Stats struct {
 	// feedback dropped because Labels was full, RejectedFeedback invalid
 	// feedback.
 	Labels, DroppedLabels, RejectedFeedback uint64
-}
-
-// probeStore creates the store directory if needed and checks a file can
-// be written in it. paho's file store panics on an I/O error, so an
-// unusable directory (missing, wrong owner, read-only) must be found here,
-// at start, as an error that names it. A disk that fills up later can
-// still make paho panic; systemd then restarts the daemon.
-func probeStore(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("alert: mqtt store %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, ".probe-*")
-	if err != nil {
-		return fmt.Errorf("alert: mqtt store %s is not writable: %w", dir, err)
-	}
-	name := f.Name()
-	_, werr := f.Write([]byte("ictal"))
-	cerr := f.Close()
-	os.Remove(name)
-	if werr != nil || cerr != nil {
-		return fmt.Errorf("alert: mqtt store %s is not writable: %v", dir, errors.Join(werr, cerr))
-	}
-	return nil
+	// StoreDegraded is set while the on-disk store cannot be written (a
+	// full disk): unacknowledged QoS 1 messages are then held in memory,
+	// StoreHeld of them now; StoreDropped counts those dropped, in total,
+	// because they exceeded StoreMemory. Store says why.
+	StoreDegraded bool
+	StoreHeld     int
+	StoreDropped  uint64
 }
 
 // New validates cfg, opens the store and starts connecting in the
@@ -139,9 +123,6 @@ func New(cfg Config, log *slog.Logger) (*Publisher, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = log.With(slog.String("client_id", c.ClientID))
-	if err := probeStore(c.StoreDir); err != nil {
-		return nil, err
-	}
 	opts, err := c.Connection.ClientOptions(c.ClientID)
 	if err != nil {
 		return nil, err
@@ -156,8 +137,12 @@ func New(cfg Config, log *slog.Logger) (*Publisher, error) {
 		labels: make(chan alert.Label, c.LabelBuffer),
 		buf:    make([]byte, 0, 512),
 	}
+	m.store, err = newStore(c.StoreDir, c.StoreMemory, m.rank, c.storeCreate, log)
+	if err != nil {
+		return nil, err
+	}
 	opts.SetCleanSession(false).
-		SetStore(paho.NewFileStore(c.StoreDir)).
+		SetStore(m.store).
 		SetBinaryWill(m.topicStatus, []byte(alert.OfflinePayload), 1, true).
 		SetAutoReconnect(true).
 		SetMaxReconnectInterval(c.MaxReconnectInterval).
@@ -200,11 +185,35 @@ func (m *Publisher) Config() Config { return m.cfg }
 // Stats returns the publisher's counters.
 func (m *Publisher) Stats() Stats {
 	ds, dst := m.q.drops()
+	st := m.store.state()
 	return Stats{
+		StoreDegraded: st.Err != nil, StoreHeld: st.Held, StoreDropped: st.Dropped,
 		Queued: m.q.len(), Published: m.published.Load(), Acked: m.acked.Load(),
 		DroppedScores: ds, DroppedStatus: dst, DroppedOffline: m.droppedOffline.Load(),
 		Labels: m.labelsOut.Load(), DroppedLabels: m.droppedLabels.Load(), RejectedFeedback: m.rejected.Load(),
 	}
+}
+
+// Store returns the state of the on-disk store: why it is degraded, if it
+// is, and what it holds in memory.
+func (m *Publisher) Store() StoreState { return m.store.state() }
+
+// rank orders the packets of a degraded store by importance: it drops
+// status first and alerts last.
+func (m *Publisher) rank(topic string) int {
+	switch topic {
+	case m.topicStatus:
+		return rankStatus
+	case m.topicEvidence:
+		return rankEvidence
+	case m.topicAck:
+		return rankAck
+	case m.topicEnd:
+		return rankEnd
+	case m.topicAlert:
+		return rankAlert
+	}
+	return rankOther
 }
 
 // notify wakes the publishing goroutine without blocking.
@@ -301,6 +310,7 @@ func (m *Publisher) Close() error {
 	left := m.q.len()
 	unacked := len(m.pending)
 	m.client.Disconnect(250)
+	m.store.Close() // paho does not when it never connected
 	m.mu.Lock()
 	m.labelsOff = true
 	close(m.labels)

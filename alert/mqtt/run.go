@@ -24,6 +24,7 @@ func (m *Publisher) run() {
 		case <-m.connected:
 			m.publishState()
 		case <-tick.C:
+			m.store.retry()
 			m.reap()
 			m.logDrops(false)
 		case <-m.stop:
