@@ -1,0 +1,309 @@
+package mqtt
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/eclipse/paho.mqtt.golang/packets"
+
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
+)
+
+// disk is a store directory whose file system the test can fill and free:
+// a small tmpfs mounted for the test when running as root, otherwise a
+// directory whose files are written through create, which fails with
+// ENOSPC while the disk is "full".
+type disk struct {
+	dir     string                                    // the store directory
+	create  func(name string) (io.WriteCloser, error) // nil on tmpfs
+	fill    func()
+	free    func()
+	variant string
+}
+
+// newDisk returns a fillable store directory. In CI (CI=true) the tmpfs
+// variant must run.
+func newDisk(t *testing.T) *disk {
+	t.Helper()
+	mnt := t.TempDir()
+	why := "not root"
+	if os.Geteuid() == 0 {
+		out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", mnt).CombinedOutput()
+		if err == nil {
+			t.Cleanup(func() {
+				if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
+					t.Errorf("umount %s: %v: %s", mnt, err, out)
+				}
+			})
+			t.Logf("variant: a real 64 KiB tmpfs mounted at %s, filled with a file", mnt)
+			return tmpfsDisk(t, mnt)
+		}
+		why = "mount -t tmpfs failed: " + strings.TrimSpace(string(out))
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI=true: the real-filesystem variant must run, but %s", why)
+	}
+	t.Logf("variant: injected writer failing with ENOSPC (%s)", why)
+	var full atomic.Bool
+	return &disk{
+		dir: filepath.Join(mnt, "store"),
+		create: func(name string) (io.WriteCloser, error) {
+			f, err := os.Create(name)
+			if err != nil || !full.Load() {
+				return f, err
+			}
+			return enospcFile{f}, nil
+		},
+		fill: func() { full.Store(true) }, free: func() { full.Store(false) },
+		variant: "injected",
+	}
+}
+
+// tmpfsDisk fills and frees the tmpfs at mnt with a filler file.
+func tmpfsDisk(t *testing.T, mnt string) *disk {
+	filler := filepath.Join(mnt, "filler")
+	return &disk{
+		dir: filepath.Join(mnt, "store"),
+		fill: func() {
+			f, err := os.Create(filler)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			page := make([]byte, 512)
+			for n := 0; ; n++ {
+				if _, err := f.Write(page); err != nil {
+					if !errors.Is(err, syscall.ENOSPC) {
+						t.Fatalf("filling %s: %v", mnt, err)
+					}
+					t.Logf("tmpfs full after %d bytes: %v", n*len(page), err)
+					return
+				}
+			}
+		},
+		free: func() {
+			if err := os.Remove(filler); err != nil {
+				t.Fatal(err)
+			}
+		},
+		variant: "tmpfs",
+	}
+}
+
+// enospcFile is a file whose writes fail as on a full disk.
+type enospcFile struct{ f *os.File }
+
+func (e enospcFile) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: e.f.Name(), Err: syscall.ENOSPC}
+}
+
+func (e enospcFile) Close() error { return e.f.Close() }
+
+// waitUntil polls cond, failing after timeout (a guard, not a measurement).
+func waitUntil(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(timeout); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+	}
+}
+
+// receiveAlerts waits until every alert of want has arrived on sub.
+func receiveAlerts(t *testing.T, sub <-chan received, want map[string]bool, what string) {
+	t.Helper()
+	got := map[string]bool{}
+	deadline := time.After(20 * time.Second)
+	for len(got) < len(want) {
+		select {
+		case r := <-sub:
+			if id := alertID(r); want[id] {
+				got[id] = true
+			}
+		case <-deadline:
+			t.Fatalf("%s: received %d of %d alerts", what, len(got), len(want))
+		}
+	}
+}
+
+// storeFiles returns the packet files in dir.
+func storeFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "o.*.msg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// raise publishes n alerts and returns their IDs.
+func raise(t *testing.T, m *Publisher, n int, ids map[string]bool) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		e := testEventN("ward-7", "bed-3")
+		ids[e.ID] = true
+		if err := m.Alert(e); err != nil {
+			t.Fatalf("alert %d: %v", i, err)
+		}
+	}
+}
+
+func TestStoreFullDiskKeepsAlertsAndRecovers(t *testing.T) {
+	b := mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "receiver", false), "ictal/+/+/alert")
+	b.Stop()
+	d := newDisk(t)
+	cfg := testMQTTConfig(t, b.URL("tcp"))
+	cfg.StoreDir, cfg.storeCreate = d.dir, d.create
+	log, logs := testLogger()
+	m := newTestMQTT(t, cfg, log)
+	if s := m.Stats(); s.StoreDegraded {
+		t.Fatalf("degraded before the disk filled: %v", m.Store().Err)
+	}
+
+	// The disk fills with the broker down: alerts are raised, held in
+	// memory, and the store says so once, at ERROR.
+	d.fill()
+	first := map[string]bool{}
+	raise(t, m, 5, first)
+	waitUntil(t, 10*time.Second, "5 alerts held in memory", func() bool { s := m.Stats(); return s.StoreDegraded && s.StoreHeld >= 5 })
+	if err := m.Store().Err; !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("store error %v, want ENOSPC", err)
+	}
+	if n := strings.Count(logs.String(), "level=ERROR msg=\"mqtt: store not writable"); n != 1 {
+		t.Errorf("%d ERROR lines for the full store, want 1:\n%s", n, logs)
+	}
+	if f := storeFiles(t, d.dir); len(f) != 0 {
+		t.Errorf("files written on a full disk: %v", f)
+	}
+
+	// The broker comes back: the alerts held in memory are delivered and
+	// acknowledged.
+	b.Restart()
+	receiveAlerts(t, sub, first, "after the broker restarted, disk full")
+	waitUntil(t, 10*time.Second, "acknowledged alerts to leave memory", func() bool { return m.Stats().StoreHeld == 0 })
+
+	// The broker goes again, alerts are held, then space returns: the
+	// store writes them to disk by itself and says so.
+	b.Stop()
+	second := map[string]bool{}
+	raise(t, m, 3, second)
+	waitUntil(t, 10*time.Second, "3 alerts held in memory", func() bool { return m.Stats().StoreHeld >= 3 })
+	d.free()
+	waitUntil(t, 10*time.Second, "the store to recover", func() bool { return !m.Stats().StoreDegraded })
+	if f := storeFiles(t, d.dir); len(f) < 3 {
+		t.Errorf("after recovery the store holds %d files, want the 3 alerts", len(f))
+	}
+	if s := m.Stats(); s.StoreHeld != 0 || s.StoreDropped != 0 {
+		t.Errorf("after recovery %+v", s)
+	}
+	if !strings.Contains(logs.String(), "mqtt: store writable again") {
+		t.Errorf("recovery not logged:\n%s", logs)
+	}
+	b.Restart()
+	receiveAlerts(t, sub, second, "after recovery")
+	t.Logf("%s: 5 alerts held in memory on a full disk and delivered, 3 written to disk on recovery and delivered", d.variant)
+}
+
+func TestStoreFullDiskAtStartStillPublishes(t *testing.T) {
+	b := mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})
+	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "receiver", false), "ictal/+/+/alert")
+	b.Stop()
+	d := newDisk(t)
+	cfg := testMQTTConfig(t, b.URL("tcp"))
+	cfg.StoreDir, cfg.storeCreate, cfg.CloseTimeout = d.dir, d.create, 200*time.Millisecond
+
+	// A daemon leaves two unacknowledged alerts in its store and stops;
+	// then the disk fills.
+	want := map[string]bool{}
+	m, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raise(t, m, 2, want)
+	waitUntil(t, 10*time.Second, "2 alerts in the store", func() bool { return len(storeFiles(t, d.dir)) == 2 })
+	m.Close()
+	d.fill()
+
+	// Restarted with the disk still full, the daemon starts, degraded, and
+	// publishes both the old alerts and a new one.
+	log, logs := testLogger()
+	m = newTestMQTT(t, cfg, log)
+	if !m.Stats().StoreDegraded || !strings.Contains(logs.String(), "level=ERROR") {
+		t.Errorf("started on a full disk: degraded %v, log:\n%s", m.Stats().StoreDegraded, logs)
+	}
+	raise(t, m, 1, want)
+	b.Restart()
+	receiveAlerts(t, sub, want, "restarted on a full disk")
+	t.Logf("%s: started on a full disk, 2 alerts of the previous process and 1 new delivered", d.variant)
+}
+
+// testPacket is a QoS 1 publish on topic with a payload of n bytes.
+func testPacket(topic string, id uint16, n int) *packets.PublishPacket {
+	p := packets.NewControlPacket(packets.Publish).(*packets.PublishPacket)
+	p.Qos, p.TopicName, p.MessageID, p.Payload = 1, topic, id, make([]byte, n)
+	return p
+}
+
+func TestStoreFullDiskDropsAlertsLast(t *testing.T) {
+	const pre = "ictal/ward-7/bed-3/"
+	m := &Publisher{topicAlert: pre + "alert", topicEnd: pre + "end", topicStatus: pre + "status",
+		topicEvidence: pre + "evidence", topicAck: pre + "feedback/ack"}
+	// Every packet is 106 bytes encoded (the payload makes up for the
+	// topic's length), so the limits below count packets.
+	const size = 106
+	puts := []string{"alert", "status", "evidence", "feedback/ack", "end", "status", "alert", "evidence", "end"}
+	tests := []struct {
+		name  string
+		limit int
+		want  string // topic and packet id, oldest first
+	}{
+		{"everything fits", 9 * size, "alert1,status2,evidence3,feedback/ack4,end5,status6,alert7,evidence8,end9"},
+		{"statuses go first", 7 * size, "alert1,evidence3,feedback/ack4,end5,alert7,evidence8,end9"},
+		{"then evidence", 5 * size, "alert1,feedback/ack4,end5,alert7,end9"},
+		{"then acks and ends", 2 * size, "alert1,alert7"},
+		{"alerts last, oldest first", size, "alert7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log, logs := testLogger()
+			failing := func(name string) (io.WriteCloser, error) {
+				return nil, &os.PathError{Op: "open", Path: name, Err: syscall.ENOSPC}
+			}
+			s, err := newStore(t.TempDir(), tt.limit, m.rank, failing, log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, topic := range puts {
+				id := uint16(i + 1)
+				s.Put("o."+strconv.Itoa(int(id)), testPacket(pre+topic, id, 100-len(pre+topic)))
+			}
+			var got []string
+			for _, k := range s.All() {
+				p, ok := s.Get(k).(*packets.PublishPacket)
+				if !ok {
+					t.Fatalf("%s: %T", k, s.Get(k))
+				}
+				got = append(got, strings.TrimPrefix(p.TopicName, pre)+strconv.Itoa(int(p.MessageID)))
+			}
+			if strings.Join(got, ",") != tt.want {
+				t.Errorf("kept %s, want %s", strings.Join(got, ","), tt.want)
+			}
+			if st := s.state(); st.Held != len(got) || st.HeldBytes != size*len(got) || int(st.Dropped) != len(puts)-len(got) {
+				t.Errorf("state %+v", st)
+			}
+			if n := strings.Count(logs.String(), "level=ERROR"); n > 2 {
+				t.Errorf("%d ERROR lines, want at most one for the disk and one for drops:\n%s", n, logs)
+			}
+		})
+	}
+}
