@@ -368,6 +368,9 @@ func (s *store) Get(key string) packets.ControlPacket {
 	f, err := os.Open(s.path(key, storeMsgExt))
 	if err != nil {
 		s.log.Error("mqtt: store: cannot read packet", slog.String("dir", s.dir), slog.String("key", key), slog.String("error", err.Error()))
+		if errors.Is(err, os.ErrNotExist) {
+			delete(s.entries, key) // removed behind our back: nothing to send
+		}
 		return nil
 	}
 	p, err := packets.ReadPacket(f)
