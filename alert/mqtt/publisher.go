@@ -30,6 +30,10 @@ var ErrClosed = errors.New("alert: mqtt publisher closed")
 // reaches the clinician exactly once. The store holds at most 65 535
 // unacknowledged messages (MQTT's packet identifiers) and is written
 // without fsync: it survives the process being killed, not a power cut.
+// A full disk never stops the publisher: the store then holds messages in
+// memory (at most StoreMemory bytes; alerts are dropped last), reports it
+// (Stats, Store) and logs it at ERROR once, and writes them to disk when
+// space returns.
 //
 // Status is published with QoS 1, retained; the last will is
 // OfflinePayload, retained, on the status topic. On every (re)connection
@@ -113,7 +117,10 @@ type Stats struct {
 // New validates cfg, opens the store and starts connecting in the
 // background: it returns at once even when the broker is unreachable, and
 // keeps trying with exponential back-off up to MaxReconnectInterval.
-// Messages are logged to log (nil: discarded); secrets never are.
+// A store that cannot be written (a full disk) does not stop it: the
+// publisher starts with the store degraded. Only a StoreDir that cannot be
+// a directory is an error (a *ConfigError). Messages are logged to log
+// (nil: discarded); secrets never are.
 func New(cfg Config, log *slog.Logger) (*Publisher, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
