@@ -431,8 +431,8 @@ func (s *store) Reset() {
 }
 
 // Close implements paho.Store: a degraded store makes a last attempt to
-// write what it holds in memory, and logs at ERROR what is lost. It may
-// be called more than once.
+// write what it holds in memory, and logs at ERROR what is lost, if
+// anything. It may be called more than once.
 func (s *store) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -442,7 +442,7 @@ func (s *store) Close() {
 	}
 	s.closed = true
 	s.flushLocked(time.Now())
-	if s.failure != nil {
+	if s.failure != nil && s.held > 0 {
 		s.log.Error("mqtt: store still not writable at close; unacknowledged messages held in memory are lost",
 			slog.String("dir", s.dir), slog.Int("messages", s.held), slog.String("error", s.failure.Error()))
 	}
