@@ -140,7 +140,18 @@ func (s *store) load() error {
 		}
 		files = append(files, file{key, info.ModTime()})
 	}
-	sort.SliceStable(files, func(i, j int) bool { return files[i].at.Before(files[j].at) })
+	// Equal times (paho's files, within a clock tick) fall back on the
+	// packet identifier.
+	sort.Slice(files, func(i, j int) bool {
+		a, b := files[i], files[j]
+		if !a.at.Equal(b.at) {
+			return a.at.Before(b.at)
+		}
+		if len(a.key) != len(b.key) {
+			return len(a.key) < len(b.key)
+		}
+		return a.key < b.key
+	})
 	for _, f := range files {
 		s.seq++
 		s.entries[f.key] = &storeEntry{seq: s.seq, at: f.at, rank: rankOther, onDisk: true}

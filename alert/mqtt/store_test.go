@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
 	"github.com/eclipse/paho.mqtt.golang/packets"
 
 	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
@@ -305,5 +306,49 @@ func TestStoreFullDiskDropsAlertsLast(t *testing.T) {
 				t.Errorf("%d ERROR lines, want at most one for the disk and one for drops:\n%s", n, logs)
 			}
 		})
+	}
+}
+
+func TestStoreReadsWhatPahosFileStoreLeft(t *testing.T) {
+	// A daemon upgraded from paho's FileStore finds its unacknowledged
+	// messages in the same files, in the same order.
+	dir := t.TempDir()
+	old := paho.NewFileStore(dir)
+	old.Open()
+	for i, topic := range []string{"alert", "end", "alert"} {
+		old.Put("o."+strconv.Itoa(i+1), testPacket("ictal/ward-7/bed-3/"+topic, uint16(i+1), 10))
+		time.Sleep(20 * time.Millisecond) // paho orders its files by modification time, of a coarse clock
+	}
+	old.Close()
+	log, logs := testLogger()
+	s, err := newStore(dir, DefaultStoreMemory, nil, nil, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range s.All() {
+		p, ok := s.Get(k).(*packets.PublishPacket)
+		if !ok {
+			t.Fatalf("%s: %v", k, s.Get(k))
+		}
+		got = append(got, k+" "+p.TopicName)
+	}
+	want := "o.1 ictal/ward-7/bed-3/alert,o.2 ictal/ward-7/bed-3/end,o.3 ictal/ward-7/bed-3/alert"
+	if strings.Join(got, ",") != want {
+		t.Errorf("read %q, want %q", strings.Join(got, ","), want)
+	}
+	if st := s.state(); st.Err != nil || st.Held != 0 {
+		t.Errorf("state %+v\n%s", st, logs)
+	}
+	// What this store writes, paho's reads.
+	s.Put("o.4", testPacket("ictal/ward-7/bed-3/alert", 4, 10))
+	s.Del("o.1")
+	back := paho.NewFileStore(dir)
+	back.Open()
+	if keys := strings.Join(back.All(), ","); keys != "o.2,o.3,o.4" {
+		t.Errorf("paho's FileStore reads %s", keys)
+	}
+	if p, ok := back.Get("o.4").(*packets.PublishPacket); !ok || p.MessageID != 4 {
+		t.Errorf("paho's FileStore: o.4 is %v", back.Get("o.4"))
 	}
 }
