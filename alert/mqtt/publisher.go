@@ -302,7 +302,8 @@ func (m *Publisher) enqueue(k kind, urgent bool, encode func([]byte) []byte) err
 // Close stops accepting messages, waits up to CloseTimeout for the queue
 // to be handed to the client and for QoS 1 acknowledgements, publishes
 // the offline status if connected, and disconnects. Alerts not yet
-// acknowledged stay in the on-disk store for the next process. It closes
+// acknowledged stay in the on-disk store for the next process (unless the
+// store is degraded and still cannot write them: the error says so). It closes
 // Labels. It returns an error saying what was left undelivered.
 func (m *Publisher) Close() error {
 	m.mu.Lock()
@@ -322,6 +323,9 @@ func (m *Publisher) Close() error {
 	m.labelsOff = true
 	close(m.labels)
 	m.mu.Unlock()
+	if st := m.store.state(); st.Err != nil && st.Held > 0 {
+		return fmt.Errorf("alert: mqtt: closed with %d messages queued and %d unacknowledged; %d held in memory are lost: %w", left, unacked, st.Held, st.Err)
+	}
 	if left > 0 || unacked > 0 {
 		return fmt.Errorf("alert: mqtt: closed with %d messages queued and %d unacknowledged (QoS 1 ones stay in the store %s)", left, unacked, m.cfg.StoreDir)
 	}

@@ -352,3 +352,25 @@ func TestStoreReadsWhatPahosFileStoreLeft(t *testing.T) {
 		t.Errorf("paho's FileStore: o.4 is %v", back.Get("o.4"))
 	}
 }
+
+func TestStoreFullDiskCloseSaysWhatIsLost(t *testing.T) {
+	d := newDisk(t)
+	cfg := testMQTTConfig(t, "tcp://127.0.0.1:1") // no broker
+	cfg.StoreDir, cfg.storeCreate, cfg.CloseTimeout = d.dir, d.create, 200*time.Millisecond
+	log, logs := testLogger()
+	m, err := New(cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.fill()
+	raise(t, m, 2, map[string]bool{})
+	waitUntil(t, 10*time.Second, "2 alerts held in memory", func() bool { return m.Stats().StoreHeld == 2 })
+	err = m.Close()
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "2 held in memory are lost") {
+		t.Errorf("close: %v", err)
+	}
+	if !strings.Contains(logs.String(), `level=ERROR msg="mqtt: store still not writable at close`) {
+		t.Errorf("the loss is not logged:\n%s", logs)
+	}
+	t.Logf("%s: %v", d.variant, err)
+}
