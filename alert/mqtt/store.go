@@ -89,7 +89,10 @@ func createFile(name string) (io.WriteCloser, error) {
 // that cannot be a directory (it, or a parent, is a regular file) is a
 // configuration error; any other failure (no space, no permission, a
 // read-only file system) leaves the store degraded, in memory, and logged
-// at ERROR, so that the daemon goes on detecting and publishing.
+// at ERROR, so that the daemon goes on detecting and publishing. (A
+// directory that could not be read at start is not read later: the
+// packets an earlier process left there are not sent, and new packets may
+// replace them.)
 func newStore(dir string, limit int, rank func(string) int, create func(string) (io.WriteCloser, error), log *slog.Logger) (*store, error) {
 	if create == nil {
 		create = createFile
@@ -306,11 +309,14 @@ func (s *store) flushLocked(now time.Time) {
 		}
 	}
 	sort.Slice(held, func(i, j int) bool { return s.entries[held[i]].seq < s.entries[held[j]].seq })
-	var err error
-	if len(held) == 0 {
+	err := os.MkdirAll(s.dir, 0o700) // it may not have existed at start
+	if err != nil {
+		err = fmt.Errorf("alert: mqtt store %s: %w", s.dir, err)
+	} else if len(held) == 0 {
 		err = s.probe()
 	}
-	for _, k := range held {
+	for i := 0; err == nil && i < len(held); i++ {
+		k := held[i]
 		e := s.entries[k]
 		if err = s.write(k, e.mem, e.at); err != nil {
 			break
@@ -329,11 +335,8 @@ func (s *store) flushLocked(now time.Time) {
 	s.failure, s.episode = nil, 0
 }
 
-// probe checks that the directory exists and a file can be written in it.
+// probe checks that a file can be written in the directory.
 func (s *store) probe() error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return fmt.Errorf("alert: mqtt store %s: %w", s.dir, err)
-	}
 	name := filepath.Join(s.dir, ".probe-"+strconv.Itoa(os.Getpid()))
 	f, err := s.create(name)
 	if err != nil {

@@ -374,3 +374,41 @@ func TestStoreFullDiskCloseSaysWhatIsLost(t *testing.T) {
 	}
 	t.Logf("%s: %v", d.variant, err)
 }
+
+func TestStoreReadOnlyFileSystemStartsDegradedAndRecovers(t *testing.T) {
+	if os.Geteuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true: this test needs root to mount a tmpfs")
+		}
+		t.Skip("needs root to mount a tmpfs")
+	}
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Fatalf("mount: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	dir := filepath.Join(mnt, "store")
+	remount := func(mode string) {
+		if out, err := exec.Command("mount", "-o", "remount,"+mode, mnt).CombinedOutput(); err != nil {
+			t.Fatalf("remount %s: %v: %s", mode, err, out)
+		}
+	}
+	remount("ro") // the store directory cannot even be created
+	log, logs := testLogger()
+	s, err := newStore(dir, DefaultStoreMemory, nil, nil, log)
+	if err != nil {
+		t.Fatalf("a read-only file system refused the start: %v", err)
+	}
+	s.Put("o.1", testPacket("ictal/ward-7/bed-3/alert", 1, 10))
+	if st := s.state(); !errors.Is(st.Err, syscall.EROFS) || st.Held != 1 {
+		t.Errorf("on a read-only file system: %+v", st)
+	}
+	remount("rw")
+	s.mu.Lock()
+	s.lastTry = time.Time{} // retry now rather than in storeRetryEvery
+	s.mu.Unlock()
+	s.retry()
+	if st := s.state(); st.Err != nil || st.Held != 0 || len(storeFiles(t, dir)) != 1 {
+		t.Errorf("after remounting read-write: %+v, files %v\n%s", st, storeFiles(t, dir), logs)
+	}
+}
