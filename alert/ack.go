@@ -24,9 +24,12 @@ var ErrAck = errors.New("alert: invalid acknowledgement")
 //	{"v":1,"status":"applied"|"refused","alert_id","verdict"} (a verdict)
 //	{"v":1,"status":…,"start","end","label"}                    (an interval)
 //
-// followed by "by" when the feedback named a clinician, "windows" (how
-// many windows the label was learned on), "reason" when there is one, and
-// "at". A refusal of a message too malformed to say what it was about has
+// followed by "by" when the feedback named a clinician, "sender" when the
+// transport knew who sent it, "windows" (how many windows the label is
+// learned on), "replaced" (how many of them it took from an earlier label
+// still within its grace period) and "final_at" (when the label becomes
+// final) for an applied label that has them, "reason" or "note" when
+// there is one, and "at". A refusal of a message too malformed to say what it was about has
 // neither alert_id nor interval.
 func AppendAck(dst []byte, a Ack) []byte {
 	dst = append(dst, `{"v":1,"status":`...)
@@ -55,11 +58,27 @@ func AppendAck(dst []byte, a Ack) []byte {
 		dst = append(dst, `,"by":`...)
 		dst = AppendJSONString(dst, a.By)
 	}
+	if a.Sender != "" {
+		dst = append(dst, `,"sender":`...)
+		dst = AppendJSONString(dst, a.Sender)
+	}
 	dst = append(dst, `,"windows":`...)
 	dst = strconv.AppendInt(dst, int64(a.Windows), 10)
+	if a.Replaced != 0 {
+		dst = append(dst, `,"replaced":`...)
+		dst = strconv.AppendInt(dst, int64(a.Replaced), 10)
+	}
+	if !a.FinalAt.IsZero() {
+		dst = append(dst, `,"final_at":`...)
+		dst = appendTime(dst, a.FinalAt)
+	}
 	if a.Reason != "" {
 		dst = append(dst, `,"reason":`...)
 		dst = AppendJSONString(dst, a.Reason)
+	}
+	if a.Note != "" {
+		dst = append(dst, `,"note":`...)
+		dst = AppendJSONString(dst, a.Note)
 	}
 	dst = append(dst, `,"at":`...)
 	dst = appendTime(dst, a.At)
@@ -71,17 +90,21 @@ func AppendAck(dst []byte, a Ack) []byte {
 // status. Errors wrap ErrAck.
 func ParseAck(b []byte) (Ack, error) {
 	var w struct {
-		V       int       `json:"v"`
-		Status  string    `json:"status"`
-		AlertID string    `json:"alert_id"`
-		Verdict string    `json:"verdict"`
-		Start   time.Time `json:"start"`
-		End     time.Time `json:"end"`
-		Label   string    `json:"label"`
-		By      string    `json:"by"`
-		Windows int       `json:"windows"`
-		Reason  string    `json:"reason"`
-		At      time.Time `json:"at"`
+		V        int       `json:"v"`
+		Status   string    `json:"status"`
+		AlertID  string    `json:"alert_id"`
+		Verdict  string    `json:"verdict"`
+		Start    time.Time `json:"start"`
+		End      time.Time `json:"end"`
+		Label    string    `json:"label"`
+		By       string    `json:"by"`
+		Sender   string    `json:"sender"`
+		Windows  int       `json:"windows"`
+		Replaced int       `json:"replaced"`
+		FinalAt  time.Time `json:"final_at"`
+		Reason   string    `json:"reason"`
+		Note     string    `json:"note"`
+		At       time.Time `json:"at"`
 	}
 	if err := decodeStrict(b, MaxAckSize, &w); err != nil {
 		return Ack{}, fmt.Errorf("%w: %v", ErrAck, err)
@@ -95,6 +118,10 @@ func ParseAck(b []byte) (Ack, error) {
 	if w.Windows < 0 {
 		return Ack{}, fmt.Errorf(`%w: field "windows" is %d`, ErrAck, w.Windows)
 	}
-	return Ack{AlertID: w.AlertID, Verdict: w.Verdict, Start: w.Start, End: w.End, Label: w.Label, By: w.By,
-		Applied: w.Status == AckApplied, Windows: w.Windows, Reason: w.Reason, At: w.At}, nil
+	if w.Replaced < 0 || w.Replaced > w.Windows {
+		return Ack{}, fmt.Errorf(`%w: field "replaced" is %d, want 0 to "windows" (%d)`, ErrAck, w.Replaced, w.Windows)
+	}
+	return Ack{AlertID: w.AlertID, Verdict: w.Verdict, Start: w.Start, End: w.End, Label: w.Label, By: w.By, Sender: w.Sender,
+		Applied: w.Status == AckApplied, Windows: w.Windows, Replaced: w.Replaced, FinalAt: w.FinalAt,
+		Reason: w.Reason, Note: w.Note, At: w.At}, nil
 }

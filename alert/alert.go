@@ -137,6 +137,13 @@ type Label struct {
 	// optional "by" says (the ward board fills it in from its login); it
 	// is echoed in the acknowledgement and the logs, not verified.
 	By string
+	// Sender is who sent the message as the transport knows it, when it
+	// does: for MQTT, the user named by the topic level of
+	// …/feedback/from/<user>, which the broker's ACL ties to the
+	// authenticated user (empty on …/feedback, whose sender MQTT 3.1.1
+	// does not tell a subscriber). It is echoed in the acknowledgement and
+	// the logs and keys the per-sender rate limit.
+	Sender string
 }
 
 // Ack is the daemon's answer to one feedback message, published on
@@ -151,14 +158,26 @@ type Ack struct {
 	// Verdict is "confirmed" or "rejected" for a verdict; Label is
 	// "seizure" or "non-seizure" for an interval.
 	Verdict, Label string
-	// By is the clinician named in the feedback.
-	By string
-	// Applied is true when the label was learned on at least one window.
+	// By is the clinician named in the feedback; Sender the sender the
+	// transport knows (Label.Sender).
+	By, Sender string
+	// Applied is true when the label was taken: its windows are learned
+	// when it becomes final (FinalAt).
 	Applied bool
-	// Windows is how many buffered windows the label was learned on.
+	// Windows is how many buffered windows the label is learned on.
 	Windows int
+	// Replaced is how many of those windows an earlier label of the other
+	// class had claimed while it was still within its grace period: the
+	// later label replaces it there (Note says whose it was).
+	Replaced int
+	// FinalAt is when an applied label becomes final: its windows are
+	// learned then, and a contradicting label is refused from then on.
+	FinalAt time.Time
 	// Reason says why a label was refused (or learned on nothing).
 	Reason string
+	// Note says more about an applied label: which earlier label it
+	// replaced.
+	Note string
 	// At is when the daemon answered (its clock).
 	At time.Time
 }
@@ -166,7 +185,7 @@ type Ack struct {
 // AckOf returns the acknowledgement of lab with its identifying fields
 // filled in (Applied, Windows, Reason and At are the caller's).
 func AckOf(lab Label) Ack {
-	a := Ack{AlertID: lab.AlertID, By: lab.By}
+	a := Ack{AlertID: lab.AlertID, By: lab.By, Sender: lab.Sender}
 	switch {
 	case lab.AlertID != "" && lab.Seizure:
 		a.Verdict = VerdictConfirmed

@@ -168,6 +168,8 @@ func TestAckRoundTrip(t *testing.T) {
 		{AlertID: "8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b", Verdict: VerdictConfirmed, By: "alice", Applied: true, Windows: 12, At: at},
 		{Start: at.Add(-time.Minute), End: at, Label: LabelNonSeizure, Windows: 0, Reason: "learning is off", At: at},
 		{Reason: `alert: invalid feedback: field "verdict": "maybe"`, At: at},
+		{Start: at.Add(-time.Minute), End: at, Label: LabelSeizure, By: "dr. müller", Sender: "clinician-alice", Applied: true,
+			Windows: 61, Replaced: 12, FinalAt: at.Add(time.Minute), Note: "replaces the non-seizure label by bob on 12 windows", At: at},
 	} {
 		b := AppendAck(nil, a)
 		got, err := ParseAck(b)
@@ -176,11 +178,13 @@ func TestAckRoundTrip(t *testing.T) {
 		}
 		if got.AlertID != a.AlertID || got.Verdict != a.Verdict || got.Label != a.Label || got.By != a.By ||
 			got.Applied != a.Applied || got.Windows != a.Windows || got.Reason != a.Reason || !got.At.Equal(a.At) ||
-			!got.Start.Equal(a.Start) || !got.End.Equal(a.End) {
+			!got.Start.Equal(a.Start) || !got.End.Equal(a.End) || got.Sender != a.Sender || got.Replaced != a.Replaced ||
+			!got.FinalAt.Equal(a.FinalAt) || got.Note != a.Note {
 			t.Errorf("%s: got %+v", b, got)
 		}
 	}
-	for _, bad := range []string{`{"v":2,"status":"applied"}`, `{"v":1,"status":"maybe"}`, `{"v":1,"status":"applied","x":1}`, `{"v":1,"status":"applied","windows":-1}`} {
+	for _, bad := range []string{`{"v":2,"status":"applied"}`, `{"v":1,"status":"maybe"}`, `{"v":1,"status":"applied","x":1}`, `{"v":1,"status":"applied","windows":-1}`,
+		`{"v":1,"status":"applied","windows":2,"replaced":3}`} {
 		if _, err := ParseAck([]byte(bad)); !errors.Is(err, ErrAck) {
 			t.Errorf("%s accepted: %v", bad, err)
 		}
@@ -194,13 +198,13 @@ func TestAckOf(t *testing.T) {
 		verdict, label   string
 		interval, byKept bool
 	}{
-		{Label{AlertID: "x", Seizure: true, By: "bob"}, VerdictConfirmed, "", false, true},
+		{Label{AlertID: "x", Seizure: true, By: "bob", Sender: "clinician-bob"}, VerdictConfirmed, "", false, true},
 		{Label{AlertID: "x"}, VerdictRejected, "", false, false},
 		{Label{Start: s, End: e, Seizure: true}, "", LabelSeizure, true, false},
 		{Label{Start: s, End: e}, "", LabelNonSeizure, true, false},
 	} {
 		a := AckOf(tt.lab)
-		if a.Verdict != tt.verdict || a.Label != tt.label || (a.By != "") != tt.byKept || (!a.Start.IsZero()) != tt.interval {
+		if a.Verdict != tt.verdict || a.Label != tt.label || (a.By != "") != tt.byKept || a.Sender != tt.lab.Sender || (!a.Start.IsZero()) != tt.interval {
 			t.Errorf("AckOf(%+v) = %+v", tt.lab, a)
 		}
 	}
