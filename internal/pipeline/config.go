@@ -41,6 +41,18 @@ type Learning struct {
 	// A window overlapping a seizure by less is not learned at all: it is
 	// neither clearly ictal nor clearly not.
 	MinOverlap float64
+	// MaxInterval bounds an interval a clinician labels (default 5 min,
+	// or Buffer if shorter);
+	// a longer one is refused, so that one message cannot relabel the
+	// whole buffer. Verdicts on alerts are not bounded by it: an alert's
+	// span is the detector's, not the sender's.
+	MaxInterval time.Duration
+	// Grace is how long a label stays pending before its windows are
+	// learned (default 60 s, or half the Buffer if that is shorter). A
+	// label arriving within it replaces an
+	// earlier one on the windows it covers; after it, a label is final
+	// and a contradicting one is refused.
+	Grace time.Duration
 }
 
 // Quality configures signal-quality gating.
@@ -78,9 +90,22 @@ const (
 	// DefaultMode is the learning mode of an empty Learning.Mode, here and
 	// in ictald's configuration: live monitoring learns from clinicians'
 	// feedback; replay and training say which mode they run.
-	DefaultMode            = LearnFeedback
-	DefaultBuffer          = time.Hour
-	DefaultMinOverlap      = 0.5
+	DefaultMode       = LearnFeedback
+	DefaultBuffer     = time.Hour
+	DefaultMinOverlap = 0.5
+	// DefaultMaxInterval: seizures last seconds to a few minutes; one
+	// going on for 5 min is status epilepticus (the ILAE's t1 for a
+	// tonic-clonic seizure), which the detector alerts on and a
+	// clinician confirms as a whole; an interval label is for a seizure
+	// the monitor missed or a stretch it got wrong. 5 min is 300 windows
+	// at a 1 s step, a twelfth of the default buffer.
+	DefaultMaxInterval = 5 * time.Minute
+	// DefaultGrace: long enough for a clinician to see the
+	// acknowledgement of a mistaken click on the ward board (it arrives
+	// within a second) and send the correction; short enough that a
+	// label is learned long before the next checkpoint (5 min) and well
+	// inside the buffer.
+	DefaultGrace           = time.Minute
 	DefaultFlatMicrovolts  = 0.5
 	DefaultCheckpointEvery = 5 * time.Minute
 	DefaultTopChannels     = 3
@@ -125,6 +150,12 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Learning.MinOverlap == 0 {
 		c.Learning.MinOverlap = DefaultMinOverlap
 	}
+	if c.Learning.MaxInterval == 0 { // a short buffer shortens the defaults
+		c.Learning.MaxInterval = min(DefaultMaxInterval, c.Learning.Buffer)
+	}
+	if c.Learning.Grace == 0 {
+		c.Learning.Grace = min(DefaultGrace, c.Learning.Buffer/2)
+	}
 	if c.Quality.FlatMicrovolts == 0 {
 		c.Quality.FlatMicrovolts = DefaultFlatMicrovolts
 	}
@@ -145,6 +176,14 @@ func (c Config) withDefaults() (Config, error) {
 		return c, &ConfigError{"learning.negative_horizon", c.Learning.NegativeHorizon, fmt.Sprintf("exceeds learning.buffer %v: windows would leave the buffer before they are old enough", c.Learning.Buffer)}
 	case !(c.Learning.MinOverlap > 0 && c.Learning.MinOverlap <= 1):
 		return c, &ConfigError{"learning.min_overlap", c.Learning.MinOverlap, "want (0, 1]"}
+	case c.Learning.MaxInterval < 0:
+		return c, &ConfigError{"learning.max_interval", c.Learning.MaxInterval, "want > 0 (0: the default, 5m)"}
+	case c.Learning.MaxInterval > c.Learning.Buffer:
+		return c, &ConfigError{"learning.max_interval", c.Learning.MaxInterval, fmt.Sprintf("exceeds learning.buffer %v: no longer label could find its windows", c.Learning.Buffer)}
+	case c.Learning.Grace <= 0 || c.Learning.Grace > 10*time.Minute:
+		return c, &ConfigError{"learning.grace", c.Learning.Grace, "want 0 to 10m (0: the default, 1m)"}
+	case c.Learning.Grace >= c.Learning.Buffer:
+		return c, &ConfigError{"learning.grace", c.Learning.Grace, fmt.Sprintf("not below learning.buffer %v: windows would leave the buffer before their label is final", c.Learning.Buffer)}
 	case !(c.Quality.FlatMicrovolts > 0):
 		return c, &ConfigError{"quality.flat_microvolts", c.Quality.FlatMicrovolts, "want > 0"}
 	case c.CheckpointEvery < time.Second:

@@ -51,12 +51,32 @@
 // features cost 10.6 MB for an hour at a 1 s step). A label — a
 // confirmed alert (positive) or rejected one (negative), from the alert's
 // onset to its end (or to now if it is still going on), or an interval a
-// clinician marks — is applied to the buffered windows it covers, each
-// window once, with the first label that covers it; labels for windows
-// that have left the buffer, or for alerts the pipeline does not know,
-// are counted and logged, not applied. Every label is answered through
-// alert.AckSink: applied to how many windows, or refused and why (also
-// when the pipeline does not learn from feedback at all). The risks:
+// clinician marks — claims the buffered windows it covers. Labels are
+// guarded, because one message must not be able to teach the model an
+// hour of wrong examples:
+//
+//   - An interval longer than Learning.MaxInterval (default 5 min) is
+//     refused: seizures last seconds to minutes, and a longer one is
+//     labelled by confirming its alert, whose span the detector sets.
+//   - A label stays pending for Learning.Grace (default 60 s, counted in
+//     the recording's time from the window at which it arrives). A label
+//     arriving meanwhile replaces it on the windows both cover (its
+//     acknowledgement says on how many, and whose label it replaced).
+//     When the grace period is over the label's windows are learned,
+//     each once, and the label is final: a later label of the other class
+//     whose span overlaps it is refused, naming the final label. (A
+//     window at the shared edge of two adjacent labels keeps the first;
+//     that is no contradiction.) A pending window the buffer must let go
+//     is learned first, and pending labels are learned when Run ends.
+//   - Labels for windows that have left the buffer, or for alerts the
+//     pipeline does not know, are counted and logged, not applied.
+//
+// Every label is answered through alert.AckSink: applied to how many
+// windows and final when, or refused and why (also when the pipeline
+// does not learn from feedback at all); the log line and the
+// acknowledgement name the clinician (By) and the sender the transport
+// knows (Sender). Rate limits per sender are the transport's
+// (alert/mqtt). The risks that remain:
 //
 //   - Confirmation bias: only alerted stretches get labels by default, so
 //     the model learns from its own detections and their rejections; a
@@ -68,8 +88,9 @@
 //     horizon is learned as "not a seizure" and makes the detector less
 //     likely to catch the next one. Enable it only where every seizure is
 //     reviewed within the horizon (e.g. a staffed monitoring unit).
-//   - A mistaken label cannot be unlearned; the checkpoint from before it
-//     can be restored.
+//   - A final label cannot be unlearned; the checkpoint from before it
+//     can be restored. Within the bounds, a sender can still mislabel up
+//     to MaxInterval per message, as often as the rate limit lets it.
 //
 // # Checkpoints and liveness
 //

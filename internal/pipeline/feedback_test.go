@@ -91,6 +91,14 @@ func TestFeedbackConfirmsAlerts(t *testing.T) {
 	}
 }
 
+// acks is a sink that keeps the acknowledgements of labels.
+type acks struct {
+	collect
+	acks []alert.Ack
+}
+
+func (c *acks) Ack(a alert.Ack) error { c.acks = append(c.acks, a); return nil }
+
 func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 	s := time.Second
 	tests := []struct {
@@ -101,22 +109,49 @@ func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 		wantNeg int64
 		applied int64
 		unused  int64
+		relab   int64    // windows a correction took over
+		acks    []string // in the order sent: text each ack's reason or note contains ("" for none)
 	}{
 		{name: "seizure interval", learn: Learning{Mode: LearnFeedback},
 			labels:  map[int64]alert.Label{100: {Start: at(30 * s), End: at(60 * s), Seizure: true}},
-			wantPos: 31, applied: 1}, // windows [k, k+2) s with k = 29..59 overlap it by at least half
+			wantPos: 31, applied: 1, acks: []string{""}}, // windows [k, k+2) s with k = 29..59 overlap it by at least half
 		{name: "non-seizure interval", learn: Learning{Mode: LearnFeedback},
 			labels:  map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false}},
 			wantNeg: 11, applied: 1},
-		{name: "a window is learned once", learn: Learning{Mode: LearnFeedback},
-			labels:  map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false}, 101: {Start: at(10 * s), End: at(21 * s), Seizure: true}},
-			wantNeg: 11, wantPos: 1, applied: 2},
+		{name: "a correction within the grace period replaces the label", learn: Learning{Mode: LearnFeedback},
+			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false, By: "bob"},
+				130: {Start: at(10 * s), End: at(21 * s), Seizure: true, By: "alice", Sender: "clinician-alice"}},
+			wantPos: 12, applied: 2, relab: 11, acks: []string{"", `replaces the non-seizure label by "bob" on 11 windows`}},
+		{name: "a contradicting label after the grace period is refused", learn: Learning{Mode: LearnFeedback},
+			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false, By: "bob"},
+				200: {Start: at(10 * s), End: at(21 * s), Seizure: true, By: "alice"}},
+			wantNeg: 11, applied: 1, unused: 1, acks: []string{"", `contradicts the non-seizure label by "bob" on 11 windows, final since`}},
+		{name: "an agreeing label after the grace period learns only new windows", learn: Learning{Mode: LearnFeedback},
+			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false},
+				200: {Start: at(10 * s), End: at(30 * s), Seizure: false}},
+			wantNeg: 21, applied: 2},
+		{name: "adjacent labels do not contradict", learn: Learning{Mode: LearnFeedback},
+			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false},
+				200: {Start: at(20 * s), End: at(30 * s), Seizure: true}},
+			wantNeg: 11, wantPos: 10, applied: 2}, // the window [19, 21) keeps the first label
+		{name: "an interval longer than max_interval is refused", learn: Learning{Mode: LearnFeedback, MaxInterval: time.Minute},
+			labels:  map[int64]alert.Label{100: {Start: at(10 * s), End: at(71 * s), Seizure: true}},
+			unused: 1, acks: []string{"an interval of 1m1s is longer than learning.max_interval 1m0s"}},
+		{name: "an interval of max_interval is applied", learn: Learning{Mode: LearnFeedback, MaxInterval: time.Minute},
+			labels:  map[int64]alert.Label{100: {Start: at(10 * s), End: at(70 * s), Seizure: true}},
+			wantPos: 61, applied: 1},
+		{name: "a pending label is learned when the run ends", learn: Learning{Mode: LearnFeedback},
+			labels:  map[int64]alert.Label{290: {Start: at(100 * s), End: at(150 * s), Seizure: true}},
+			wantPos: 51, applied: 1},
+		{name: "a pending window leaving the buffer is learned", learn: Learning{Mode: LearnFeedback, Buffer: time.Minute, Grace: 30 * s},
+			labels:  map[int64]alert.Label{100: {Start: at(60 * s), End: at(90 * s), Seizure: true}},
+			wantPos: 31, applied: 1},
 		{name: "unknown alert", learn: Learning{Mode: LearnFeedback},
 			labels: map[int64]alert.Label{100: {AlertID: "00000000-0000-4000-8000-000000000000", Seizure: true}},
-			unused: 1},
+			unused: 1, acks: []string{"no recent alert"}},
 		{name: "older than the buffer", learn: Learning{Mode: LearnFeedback, Buffer: time.Minute},
 			labels: map[int64]alert.Label{150: {Start: at(10 * s), End: at(20 * s), Seizure: true}},
-			unused: 1},
+			unused: 1, acks: []string{"covers no window still in the buffer"}},
 		{name: "negative horizon", learn: Learning{Mode: LearnFeedback, NegativeHorizon: 2 * time.Minute, Buffer: 3 * time.Minute},
 			wantNeg: 299 - 120},
 		{name: "labels beat the horizon", learn: Learning{Mode: LearnFeedback, NegativeHorizon: 2 * time.Minute, Buffer: 3 * time.Minute},
@@ -138,8 +173,9 @@ func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 					p.Labels() <- l
 				}
 			}}
+			sink := &acks{}
 			var err error
-			p, err = New(src, features.Config{}, rec, Config{Learning: tt.learn, Artifact: noArtifacts}, nil, hooks, nil)
+			p, err = New(src, features.Config{}, rec, Config{Learning: tt.learn, Artifact: noArtifacts}, []alert.Sink{sink}, hooks, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,9 +183,22 @@ func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := p.Stats()
-			if st.LearnedPos != tt.wantPos || st.LearnedNeg != tt.wantNeg || st.LabelsApplied != tt.applied || st.LabelsUnused != tt.unused {
-				t.Errorf("learned %d+ %d-, labels applied %d unused %d; want %d+ %d-, %d, %d",
-					st.LearnedPos, st.LearnedNeg, st.LabelsApplied, st.LabelsUnused, tt.wantPos, tt.wantNeg, tt.applied, tt.unused)
+			if st.LearnedPos != tt.wantPos || st.LearnedNeg != tt.wantNeg || st.LabelsApplied != tt.applied || st.LabelsUnused != tt.unused || st.Relabelled != tt.relab {
+				t.Errorf("learned %d+ %d-, labels applied %d unused %d, %d windows relabelled; want %d+ %d-, %d, %d, %d",
+					st.LearnedPos, st.LearnedNeg, st.LabelsApplied, st.LabelsUnused, st.Relabelled, tt.wantPos, tt.wantNeg, tt.applied, tt.unused, tt.relab)
+			}
+			if len(sink.acks) != len(tt.labels) {
+				t.Fatalf("%d acks for %d labels", len(sink.acks), len(tt.labels))
+			}
+			for i, want := range tt.acks {
+				a := sink.acks[i]
+				text := a.Reason + a.Note
+				if (want == "") != (text == "") || !strings.Contains(text, want) {
+					t.Errorf("ack %d: reason %q, note %q; want one containing %q", i, a.Reason, a.Note, want)
+				}
+				if a.Applied && (a.FinalAt.IsZero() || a.Windows == 0) {
+					t.Errorf("ack %d applied without final_at or windows: %+v", i, a)
+				}
 			}
 		})
 	}
@@ -184,5 +233,93 @@ func TestFeedbackRefusedWhenNotLearning(t *testing.T) {
 	}
 	if st := p.Stats(); st.LearnedPos+st.LearnedNeg != 0 || st.LabelsUnused != int64(len(sink.alerts)) {
 		t.Errorf("stats %+v", st)
+	}
+}
+
+// A label's windows are learned when its grace period is over, counted in
+// the recording's time from the window at which the label arrives.
+func TestFeedbackGracePeriod(t *testing.T) {
+	for _, grace := range []time.Duration{10 * time.Second, time.Minute} {
+		src := newPatient(t, 4, 5*time.Minute, 0, 4)
+		var p *Pipeline
+		windows, learnedAt, pendingAt := int64(0), int64(0), int64(0)
+		const sendAt = 100
+		hooks := Hooks{Window: func(st Stats) {
+			windows++
+			if st.LearnedPos > 0 && learnedAt == 0 {
+				learnedAt = windows
+			}
+			if windows == sendAt+int64(grace/time.Second)-1 {
+				pendingAt = st.LearnedPos
+			}
+			if windows == sendAt {
+				p.Labels() <- alert.Label{Start: p.wall0.Add(30 * time.Second), End: p.wall0.Add(60 * time.Second), Seizure: true}
+			}
+		}}
+		p, err := New(src, features.Config{}, newModel(t, src, features.Config{}, "UOB"),
+			Config{Learning: Learning{Mode: LearnFeedback, Grace: grace}, Artifact: noArtifacts}, nil, hooks, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		// Taken at the next window (sendAt+1), learned grace later.
+		if want := sendAt + 1 + int64(grace/time.Second); learnedAt != want || pendingAt != 0 {
+			t.Errorf("grace %v: learned at window %d (want %d); %d windows learned at window %d", grace, learnedAt, want, pendingAt, sendAt+int64(grace/time.Second)-1)
+		}
+		if st := p.Stats(); st.LearnedPos != 31 {
+			t.Errorf("grace %v: %d windows learned, want 31", grace, st.LearnedPos)
+		}
+	}
+}
+
+// The poisoning of the issue: one valid seizure interval covering the
+// whole one-hour buffer taught the model some 3600 windows of normal EEG
+// as seizure. It is refused now, saying why; an interval of
+// max_interval is learned on at most that many windows.
+func TestFeedbackOneIntervalCannotPoisonTheBuffer(t *testing.T) {
+	tests := []struct {
+		name    string
+		span    time.Duration // the interval ends at the window it is sent at
+		applied bool
+		maxPos  int64
+	}{
+		{"the whole buffer", time.Hour, false, 0},
+		{"just over max_interval", DefaultMaxInterval + time.Second, false, 0},
+		{"max_interval", DefaultMaxInterval, true, int64(DefaultMaxInterval/time.Second) + 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := newPatient(t, 4, 62*time.Minute, 0, 4)
+			sink := &acks{}
+			var p *Pipeline
+			windows := int64(0)
+			const sendAt = 3660 // an hour of windows is buffered
+			hooks := Hooks{Window: func(Stats) {
+				if windows++; windows == sendAt {
+					end := p.wall0.Add(time.Duration(sendAt+1) * time.Second)
+					p.Labels() <- alert.Label{Start: end.Add(-tt.span), End: end, Seizure: true, From: "mqtt", By: "mallory"}
+				}
+			}}
+			p, err := New(src, features.Config{}, newModel(t, src, features.Config{}, "UOB"),
+				Config{Learning: Learning{Mode: LearnFeedback}, Artifact: noArtifacts}, []alert.Sink{sink}, hooks, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			st := p.Stats()
+			if len(sink.acks) != 1 || sink.acks[0].Applied != tt.applied {
+				t.Fatalf("acks %+v", sink.acks)
+			}
+			if a := sink.acks[0]; !tt.applied && !strings.Contains(a.Reason, "longer than learning.max_interval") {
+				t.Errorf("refused with reason %q", a.Reason)
+			}
+			if st.LearnedPos > tt.maxPos || (tt.applied && st.LearnedPos < tt.maxPos-2) {
+				t.Errorf("%d windows learned as seizure, want at most %d", st.LearnedPos, tt.maxPos)
+			}
+		})
 	}
 }

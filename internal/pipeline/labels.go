@@ -70,7 +70,18 @@ func labelOf(overlap, length time.Duration, minOverlap float64) (positive, ok bo
 type window struct {
 	start, end time.Duration
 	x          []float64
-	learned    bool
+	learned    bool  // learned: with its claim's label once final, or by the negative horizon
+	claim      claim // the label that covers it, if any
+}
+
+// claim is the label a buffered window was given: pending until due, when
+// the window is learned with it, and final from then on.
+type claim struct {
+	set        bool
+	seizure    bool
+	due        time.Duration // when the label becomes final
+	start, end time.Duration // the labelled span (an alert's for a verdict)
+	by, sender string
 }
 
 // ring keeps the most recent windows' vectors for late labels. Entries
@@ -105,7 +116,7 @@ func (r *ring) push(start, end time.Duration, x []float64) {
 		r.size--
 	}
 	w := &r.w[(r.head+r.size)%len(r.w)]
-	w.start, w.end, w.learned = start, end, false
+	w.start, w.end, w.learned, w.claim = start, end, false, claim{}
 	copy(w.x, x)
 	r.size++
 	r.pushed++

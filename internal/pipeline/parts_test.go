@@ -63,14 +63,16 @@ func TestLateLabelsAgeOut(t *testing.T) {
 }
 
 // A label naming an alert learns the buffered windows of the alert's span
-// that it covers by at least the minimum overlap, once.
+// that it covers by at least the minimum overlap, once, when its grace
+// period is over; a contradicting label is refused from then on.
 func TestLateLabelsApplyToAlert(t *testing.T) {
 	ev := &events{}
 	ev.remember(alertRecord{id: "a1", onset: 4 * time.Second, end: 8 * time.Second})
 	var pos, neg int
 	var acks []alert.Ack
 	st := &Stats{}
-	l := &lateLabels{buf: newRing(20, 1), minOverlap: 0.5, events: ev, ack: func(a alert.Ack) { acks = append(acks, a) },
+	l := &lateLabels{buf: newRing(20, 1), minOverlap: 0.5, grace: 10 * time.Second, events: ev, ack: func(a alert.Ack) { acks = append(acks, a) },
+		wall: func(d time.Duration) time.Time { return time.Unix(0, 0).Add(d) },
 		train: func(_ []float64, seizure bool) {
 			if seizure {
 				pos++
@@ -83,26 +85,35 @@ func TestLateLabelsApplyToAlert(t *testing.T) {
 		l.buf.push(start, start+2*time.Second, []float64{float64(i)})
 	}
 	l.apply(alert.Label{AlertID: "a1", Seizure: true, By: "alice"}, 13*time.Second)
+	l.finalise(22 * time.Second)
+	if pos != 0 {
+		t.Errorf("%d windows learned within the grace period", pos)
+	}
+	l.finalise(23 * time.Second)
 	// Windows [3,5) … [7,9) overlap [4,8) by at least 1 s: 3, 4, 5, 6, 7.
 	if pos != 5 || st.LabelsApplied != 1 {
 		t.Errorf("%d windows learned, %d labels applied", pos, st.LabelsApplied)
 	}
-	l.apply(alert.Label{AlertID: "a1", Seizure: false}, 13*time.Second)
+	l.apply(alert.Label{AlertID: "a1", Seizure: false}, 24*time.Second)
+	l.finaliseAll()
 	if neg != 0 || st.LabelsUnused != 1 {
 		t.Errorf("windows learned twice (%d), %d labels unused", neg, st.LabelsUnused)
 	}
-	l.apply(alert.Label{AlertID: "unknown", Seizure: true}, 13*time.Second)
+	l.apply(alert.Label{AlertID: "unknown", Seizure: true}, 24*time.Second)
 	if st.LabelsUnused != 2 {
 		t.Errorf("an unknown alert's label counted %d unused", st.LabelsUnused)
 	}
-	// Every label is answered: applied to 5 windows, then refused twice.
+	// Every label is answered: applied to 5 windows, final 10 s after it
+	// arrived, then refused twice.
 	if len(acks) != 3 {
 		t.Fatalf("%d acks, want 3: %+v", len(acks), acks)
 	}
-	if a := acks[0]; !a.Applied || a.Windows != 5 || a.AlertID != "a1" || a.Verdict != alert.VerdictConfirmed || a.By != "alice" {
+	if a := acks[0]; !a.Applied || a.Windows != 5 || a.AlertID != "a1" || a.Verdict != alert.VerdictConfirmed || a.By != "alice" ||
+		!a.FinalAt.Equal(time.Unix(23, 0)) {
 		t.Errorf("first ack %+v", a)
 	}
-	if a := acks[1]; a.Applied || a.Windows != 0 || a.Verdict != alert.VerdictRejected || !strings.Contains(a.Reason, "no window") {
+	if a := acks[1]; a.Applied || a.Windows != 0 || a.Verdict != alert.VerdictRejected ||
+		!strings.Contains(a.Reason, `contradicts the seizure label by "alice" on 5 windows, final since 1970-01-01T00:00:23Z`) {
 		t.Errorf("second ack %+v", a)
 	}
 	if a := acks[2]; a.Applied || !strings.Contains(a.Reason, "no recent alert") {

@@ -43,6 +43,7 @@ type Stats struct {
 	SignalLost, ElectrodeOff, Artifact int64
 	Events, Suppressed                 int64
 	LabelsApplied, LabelsUnused        int64
+	Relabelled                         int64 // windows a later label took from an earlier one within its grace period
 	Evicted                            int64 // buffered windows that aged out unlearned
 	Checkpoints, CheckpointErrs        int64
 	ModelErrors, SinkErrors            int64
@@ -155,8 +156,9 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 			step = features.DefaultStep
 		}
 		p.late = &lateLabels{buf: newRing(int(c.Learning.Buffer/step)+1, ext.Dim()), in: p.labelC,
-			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, events: p.ev,
-			offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, train: p.train, ack: p.ack, stats: &p.stats, log: log}
+			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, maxInterval: c.Learning.MaxInterval,
+			grace: c.Learning.Grace, events: p.ev, offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, wall: p.wall,
+			train: p.train, ack: p.ack, stats: &p.stats, log: log}
 	}
 	return p, nil
 }
@@ -302,6 +304,7 @@ func (p *Pipeline) window() {
 	}
 	if p.late != nil {
 		p.late.drain(end)
+		p.late.finalise(end)
 		p.late.ageOut(end)
 	} else {
 		p.refuseLabels()
@@ -386,7 +389,7 @@ func (p *Pipeline) learn(start, end time.Duration, x []float64) {
 		}
 		p.train(x, pos)
 	case LearnFeedback:
-		p.late.buf.push(start, end, x)
+		p.late.push(start, end, x)
 	}
 }
 
@@ -447,6 +450,7 @@ func (p *Pipeline) finish() {
 	}
 	if p.late != nil {
 		p.late.drain(p.frameEnd())
+		p.late.finaliseAll()
 	} else {
 		p.refuseLabels()
 	}
