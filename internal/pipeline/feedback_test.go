@@ -135,7 +135,7 @@ func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 				200: {Start: at(20 * s), End: at(30 * s), Seizure: true}},
 			wantNeg: 11, wantPos: 10, applied: 2}, // the window [19, 21) keeps the first label
 		{name: "an interval longer than max_interval is refused", learn: Learning{Mode: LearnFeedback, MaxInterval: time.Minute},
-			labels:  map[int64]alert.Label{100: {Start: at(10 * s), End: at(71 * s), Seizure: true}},
+			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(71 * s), Seizure: true}},
 			unused: 1, acks: []string{"an interval of 1m1s is longer than learning.max_interval 1m0s"}},
 		{name: "an interval of max_interval is applied", learn: Learning{Mode: LearnFeedback, MaxInterval: time.Minute},
 			labels:  map[int64]alert.Label{100: {Start: at(10 * s), End: at(70 * s), Seizure: true}},
