@@ -99,10 +99,11 @@ func NewFeedbackLimiter(l FeedbackLimits) *FeedbackLimiter {
 // MaxFeedbackSenders.
 const overflowSender = "\x00overflow"
 
-// Allow takes one message of sender at now, or refuses it: reason then
-// says which limit it exceeds and when to try again. A refused message
-// takes nothing from either bucket.
-func (f *FeedbackLimiter) Allow(sender string, now time.Time) (ok bool, reason string) {
+// Allow takes one message of sender (the key of its bucket) at now, or
+// refuses it: reason then says which limit it exceeds, for whom (who
+// names the sender in words: `sender "clinician-alice"`), and when to try
+// again. A refused message takes nothing from either bucket.
+func (f *FeedbackLimiter) Allow(sender, who string, now time.Time) (ok bool, reason string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	b := f.sender(sender, now)
@@ -110,8 +111,8 @@ func (f *FeedbackLimiter) Allow(sender string, now time.Time) (ok bool, reason s
 	f.global.refill(now, f.lim.GlobalBurst, f.lim.GlobalEvery)
 	switch {
 	case b.tokens < 1:
-		return false, fmt.Sprintf("rate limit: sender %s may send %d feedback messages at once and one more every %v; try again in %v",
-			senderName(sender), f.lim.Burst, f.lim.Every, b.wait(f.lim.Every))
+		return false, fmt.Sprintf("rate limit: %s may send %d feedback messages at once and one more every %v; try again in %v",
+			who, f.lim.Burst, f.lim.Every, b.wait(f.lim.Every))
 	case f.global.tokens < 1:
 		return false, fmt.Sprintf("rate limit: this monitor takes %d feedback messages at once from all senders and one more every %v; try again in %v",
 			f.lim.GlobalBurst, f.lim.GlobalEvery, f.global.wait(f.lim.GlobalEvery))
@@ -143,12 +144,4 @@ func (f *FeedbackLimiter) sender(sender string, now time.Time) *bucket {
 	b := &bucket{}
 	f.senders[sender] = b
 	return b
-}
-
-// senderName quotes a sender for a reason.
-func senderName(s string) string {
-	if s == "" {
-		return "(unnamed)"
-	}
-	return fmt.Sprintf("%q", s)
 }

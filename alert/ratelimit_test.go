@@ -50,7 +50,7 @@ func TestFeedbackLimiter(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := NewFeedbackLimiter(tt.lim)
 			for i, m := range tt.msgs {
-				ok, reason := f.Allow(m.sender, t0.Add(m.at))
+				ok, reason := f.Allow(m.sender, fmt.Sprintf("sender %q", m.sender), t0.Add(m.at))
 				if ok != m.ok || (!ok && !strings.Contains(reason, m.reason)) || (ok && reason != "") {
 					t.Errorf("message %d (%q at %v): %v %q, want %v %q", i, m.sender, m.at, ok, reason, m.ok, m.reason)
 				}
@@ -64,7 +64,7 @@ func TestFeedbackLimiterBoundsSenders(t *testing.T) {
 	t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	f := NewFeedbackLimiter(FeedbackLimits{GlobalBurst: 1 << 20})
 	for i := range 3 * MaxFeedbackSenders {
-		f.Allow(fmt.Sprint("sender-", i), t0)
+		f.Allow(fmt.Sprint("sender-", i), "a sender", t0)
 	}
 	if n := len(f.senders); n > MaxFeedbackSenders+1 {
 		t.Errorf("%d senders tracked", n)

@@ -56,10 +56,20 @@ type Config struct {
 	Feedback alert.FeedbackRules
 	// LabelBuffer is the capacity of the Labels channel (default 64).
 	LabelBuffer int
+	// FeedbackLimits rate-limit feedback, per sender and for all senders
+	// together (zero fields: alert.DefaultFeedbackBurst and the others):
+	// a message over a limit is refused, with an acknowledgement saying
+	// so. The sender is the user of …/feedback/from/<user>, else the
+	// feedback's "by" (which anyone can invent: the overall limit is what
+	// holds then).
+	FeedbackLimits alert.FeedbackLimits
 
 	// storeCreate, when set, creates the store's files (tests inject
 	// failures with it).
 	storeCreate func(name string) (io.WriteCloser, error)
+	// clock, when set, is the time of the feedback rate limits and of the
+	// logs of dropped feedback (tests inject it).
+	clock func() time.Time
 }
 
 // MQTT defaults.
@@ -124,6 +134,18 @@ func (c Config) withDefaults() (Config, error) {
 		return c, &ConfigError{"StoreMemory", c.StoreMemory, "want >= 0 (0: the default)"}
 	case c.LabelBuffer < 0:
 		return c, &ConfigError{"LabelBuffer", c.LabelBuffer, "want >= 0 (0: the default)"}
+	case c.FeedbackLimits.Burst < 0:
+		return c, &ConfigError{"FeedbackBurst", c.FeedbackLimits.Burst, "want >= 0 (0: the default, 10)"}
+	case c.FeedbackLimits.Every < 0:
+		return c, &ConfigError{"FeedbackEvery", c.FeedbackLimits.Every, "want >= 0 (0: the default, 1m)"}
+	case c.FeedbackLimits.GlobalBurst < 0:
+		return c, &ConfigError{"FeedbackGlobalBurst", c.FeedbackLimits.GlobalBurst, "want >= 0 (0: the default, 30)"}
+	case c.FeedbackLimits.GlobalEvery < 0:
+		return c, &ConfigError{"FeedbackGlobalEvery", c.FeedbackLimits.GlobalEvery, "want >= 0 (0: the default, 10s)"}
+	}
+	c.FeedbackLimits = c.FeedbackLimits.WithDefaults()
+	if c.clock == nil {
+		c.clock = time.Now
 	}
 	if c.Prefix == "" {
 		c.Prefix = "ictal/" + c.Site + "/" + c.Bed

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/internal/burstlog"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -54,10 +55,14 @@ var ErrClosed = errors.New("alert: mqtt publisher closed")
 // event a minute by default). Drops are counted (Stats) and logged at most
 // every 10 s.
 //
-// Feedback on the feedback topic (QoS 1) is validated by
-// Config().Feedback.Parse and delivered on Labels; every feedback message
-// is answered on …/feedback/ack (by the publisher when it refuses it, by
-// the pipeline through Ack otherwise). Each alert's EEG goes to
+// Feedback on …/feedback and …/feedback/from/<sender> (QoS 1) is
+// validated by Config().Feedback.Parse, rate-limited by
+// Config().FeedbackLimits, and delivered on Labels (with the sender of a
+// from topic as Label.Sender); every feedback message is answered on
+// …/feedback/ack (by the publisher when it refuses it, by the pipeline
+// through Ack otherwise). Refusals for malformed feedback, the rate
+// limits and a full Labels channel are each logged once per burst, with
+// a count. Each alert's EEG goes to
 // …/evidence (Evidence), QoS 1 like alerts.
 type Publisher struct {
 	cfg    Config
@@ -67,6 +72,10 @@ type Publisher struct {
 	store  *store
 
 	topicAlert, topicEnd, topicStatus, topicScore, topicFeedback, topicEvidence, topicAck string
+	topicFeedbackFrom                                                                     string // …/feedback/from/, followed by the sender
+
+	limiter                        *alert.FeedbackLimiter
+	malformed, limited, labelsFull *burstlog.Log // feedback refused, logged once per burst
 
 	wake      chan struct{} // a message was queued
 	connected chan struct{} // the client (re)connected
@@ -81,11 +90,12 @@ type Publisher struct {
 	status    alert.Status
 	hasStatus bool
 
-	published, acked, droppedOffline       atomic.Uint64
-	droppedLabels, rejected, labelsOut     atomic.Uint64
-	lastDropLog                            time.Time // publishing goroutine only
-	loggedScores, loggedStatus, loggedLabs uint64    // publishing goroutine only
-	pending                                []paho.Token
+	published, acked, droppedOffline   atomic.Uint64
+	droppedLabels, rejected, labelsOut atomic.Uint64
+	rateLimited                        atomic.Uint64
+	lastDropLog                        time.Time // publishing goroutine only
+	loggedScores, loggedStatus         uint64    // publishing goroutine only
+	pending                            []paho.Token
 
 	failMu      sync.Mutex // guards the connection failure log's rate limit
 	lastFail    string
@@ -103,8 +113,8 @@ type Stats struct {
 	DroppedScores, DroppedStatus, DroppedOffline uint64
 	// Labels counts feedback delivered on Labels, DroppedLabels valid
 	// feedback dropped because Labels was full, RejectedFeedback invalid
-	// feedback.
-	Labels, DroppedLabels, RejectedFeedback uint64
+	// feedback, RateLimited valid feedback refused by the rate limits.
+	Labels, DroppedLabels, RejectedFeedback, RateLimited uint64
 	// StoreDegraded is set while the on-disk store cannot be written (a
 	// full disk): unacknowledged QoS 1 messages are then held in memory,
 	// StoreHeld of them now; StoreDropped counts those dropped, in total,
@@ -139,7 +149,12 @@ func New(cfg Config, log *slog.Logger) (*Publisher, error) {
 		topicAlert: c.Prefix + "/alert", topicEnd: c.Prefix + "/end", topicStatus: c.Prefix + "/status",
 		topicScore: c.Prefix + "/score", topicFeedback: c.Prefix + "/feedback",
 		topicEvidence: c.Prefix + "/evidence", topicAck: c.Prefix + "/feedback/ack",
-		wake: make(chan struct{}, 1), connected: make(chan struct{}, 1),
+		topicFeedbackFrom: c.Prefix + "/feedback/from/",
+		limiter:           alert.NewFeedbackLimiter(c.FeedbackLimits),
+		malformed:         burstlog.New(log, "mqtt: malformed feedback refused", 0, 0),
+		limited:           burstlog.New(log, "mqtt: feedback refused: rate limit", 0, 0),
+		labelsFull:        burstlog.New(log, "mqtt: feedback dropped: the label queue is full", 0, 0),
+		wake:              make(chan struct{}, 1), connected: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{}),
 		labels: make(chan alert.Label, c.LabelBuffer),
 		buf:    make([]byte, 0, 512),
@@ -198,6 +213,7 @@ func (m *Publisher) Stats() Stats {
 		Queued: m.q.len(), Published: m.published.Load(), Acked: m.acked.Load(),
 		DroppedScores: ds, DroppedStatus: dst, DroppedOffline: m.droppedOffline.Load(),
 		Labels: m.labelsOut.Load(), DroppedLabels: m.droppedLabels.Load(), RejectedFeedback: m.rejected.Load(),
+		RateLimited: m.rateLimited.Load(),
 	}
 }
 

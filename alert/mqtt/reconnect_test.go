@@ -37,12 +37,16 @@ func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
 }
 
 // TestMQTTLabelsFullDropsNewest: labels are advisory; a pipeline that
-// does not read them does not stall the client.
+// does not read them does not stall the client. The drops are logged
+// once, with their count.
 func TestMQTTLabelsFullDropsNewest(t *testing.T) {
 	b := mosquittotest.Start(t, mosquittotest.Opts{})
 	cfg := testMQTTConfig(t, b.URL("tcp"))
 	cfg.LabelBuffer = 1
-	m := newTestMQTT(t, cfg, nil)
+	clock := &fakeClock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	cfg.clock = clock.now // the burst never goes quiet
+	log, logs := testLogger()
+	m := newTestMQTT(t, cfg, log)
 	for m.Stats().Acked == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -65,5 +69,9 @@ func TestMQTTLabelsFullDropsNewest(t *testing.T) {
 	}
 	if s := m.Stats(); s.Labels != 1 || s.DroppedLabels != 2 {
 		t.Errorf("stats %+v", s)
+	}
+	m.Close()
+	if n := strings.Count(logs.String(), "the label queue is full"); n != 1 || !strings.Contains(logs.String(), "count=2") {
+		t.Errorf("%d log lines of drops, want 1 counting 2:\n%s", n, logs.String())
 	}
 }

@@ -1,12 +1,16 @@
 package mqtt
 
 import (
-	"github.com/ictal/ictal/alert"
+	"fmt"
 	"log/slog"
 	"net/url"
+	"strings"
 	"time"
+	"unicode"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/ictal/ictal/alert"
 )
 
 // dropLogEvery rate-limits the log of dropped messages.
@@ -27,6 +31,7 @@ func (m *Publisher) run() {
 			m.store.retry()
 			m.reap()
 			m.logDrops(false)
+			m.flushFeedbackLogs(false)
 		case <-m.stop:
 			m.shutdown()
 			return
@@ -156,6 +161,7 @@ func (m *Publisher) shutdown() {
 		}
 	}
 	m.logDrops(true)
+	m.flushFeedbackLogs(true)
 	if n := m.q.len(); n > 0 {
 		m.log.Error("mqtt: closing with messages not handed to the client", slog.Int("messages", n))
 	}
@@ -165,8 +171,7 @@ func (m *Publisher) shutdown() {
 // dropLogEvery unless final.
 func (m *Publisher) logDrops(final bool) {
 	scores, status := m.q.drops()
-	labels := m.droppedLabels.Load()
-	if scores == m.loggedScores && status == m.loggedStatus && labels == m.loggedLabs {
+	if scores == m.loggedScores && status == m.loggedStatus {
 		return
 	}
 	if !final && time.Since(m.lastDropLog) < dropLogEvery {
@@ -174,9 +179,18 @@ func (m *Publisher) logDrops(final bool) {
 	}
 	m.log.Warn("mqtt: messages dropped (totals)",
 		slog.Uint64("scores_queue_full", scores), slog.Uint64("status_superseded", status),
-		slog.Uint64("scores_offline", m.droppedOffline.Load()), slog.Uint64("labels_channel_full", labels))
-	m.loggedScores, m.loggedStatus, m.loggedLabs = scores, status, labels
+		slog.Uint64("scores_offline", m.droppedOffline.Load()))
+	m.loggedScores, m.loggedStatus = scores, status
 	m.lastDropLog = time.Now()
+}
+
+// flushFeedbackLogs logs the bursts of refused feedback that are over (or
+// all of them, when final).
+func (m *Publisher) flushFeedbackLogs(final bool) {
+	now := m.cfg.clock()
+	m.malformed.Flush(now, final)
+	m.limited.Flush(now, final)
+	m.labelsFull.Flush(now, final)
 }
 
 // onConnect runs on every (re)connection: subscribe to feedback, and have
@@ -187,36 +201,85 @@ func (m *Publisher) onConnect(c paho.Client) {
 	case m.connected <- struct{}{}:
 	default:
 	}
-	tok := c.Subscribe(m.topicFeedback, 1, m.onMessage)
-	if tok.WaitTimeout(m.cfg.WriteTimeout) && tok.Error() != nil {
-		m.log.Error("mqtt: subscribe to feedback", slog.String("topic", m.topicFeedback), slog.String("error", tok.Error().Error()))
+	from := m.topicFeedbackFrom + "+"
+	tok := c.SubscribeMultiple(map[string]byte{m.topicFeedback: 1, from: 1}, m.onMessage)
+	if !tok.WaitTimeout(m.cfg.WriteTimeout) {
+		return
+	}
+	if err := tok.Error(); err != nil {
+		m.log.Error("mqtt: subscribe to feedback", slog.String("topic", m.topicFeedback), slog.String("error", err.Error()))
+		return
+	}
+	if st, ok := tok.(*paho.SubscribeToken); ok {
+		for topic, code := range st.Result() {
+			if code == 0x80 {
+				m.log.Error("mqtt: the broker refused the subscription (its ACL?): feedback sent there does not arrive", slog.String("topic", topic))
+			}
+		}
 	}
 }
 
-// onMessage validates feedback and delivers it on Labels; anything else is
-// logged and dropped.
+// onMessage validates feedback, rate-limits it and delivers it on Labels;
+// anything else is logged and dropped. Every refusal is answered on
+// …/feedback/ack and logged once per burst.
 func (m *Publisher) onMessage(_ paho.Client, msg paho.Message) {
-	if msg.Topic() != m.topicFeedback {
+	now := m.cfg.clock()
+	sender, ok := m.senderOf(msg.Topic())
+	if !ok {
 		m.log.Warn("mqtt: message on an unexpected topic dropped", slog.String("topic", msg.Topic()))
 		return
 	}
-	lab, err := m.cfg.Feedback.Parse(msg.Payload(), time.Now())
+	lab, err := m.cfg.Feedback.Parse(msg.Payload(), now)
 	if err != nil {
 		m.rejected.Add(1)
-		m.log.Warn("mqtt: feedback rejected", slog.String("topic", msg.Topic()), slog.String("error", err.Error()))
+		m.malformed.Add(now, slog.String("topic", msg.Topic()), slog.String("sender", sender), slog.String("error", err.Error()))
 		if m.q.len() < maxRefusalBacklog { // a flood of junk must not grow the queue
-			m.Ack(alert.Ack{Reason: err.Error(), At: time.Now()})
+			m.Ack(alert.Ack{Sender: sender, Reason: err.Error(), At: now})
+		}
+		return
+	}
+	lab.Sender = sender
+	key, who := sender, fmt.Sprintf("sender %q", sender)
+	switch {
+	case sender == "" && lab.By != "":
+		key, who = "by\x00"+lab.By, fmt.Sprintf("%q (named by \"by\"; the sender is unknown)", lab.By)
+	case sender == "":
+		who = "an unnamed sender"
+	}
+	if ok, reason := m.limiter.Allow(key, who, now); !ok {
+		m.rateLimited.Add(1)
+		m.limited.Add(now, slog.String("sender", sender), slog.String("by", lab.By), slog.String("reason", reason))
+		if m.q.len() < maxRefusalBacklog {
+			a := alert.AckOf(lab)
+			a.Reason, a.At = reason, now
+			m.Ack(a)
 		}
 		return
 	}
 	if !m.deliver(lab) {
+		m.labelsFull.Add(now, slog.String("sender", sender), slog.String("by", lab.By), slog.String("alert_id", lab.AlertID))
 		a := alert.AckOf(lab)
-		a.Reason, a.At = "the monitor is busy: feedback arrives faster than it is applied; send it again", time.Now()
+		a.Reason, a.At = "the monitor is busy: feedback arrives faster than it is applied; send it again", now
 		m.Ack(a)
 	}
 }
 
-// maxRefusalBacklog is the queue length above which malformed feedback is
+// senderOf returns the sender a feedback topic names: "" for …/feedback,
+// <sender> for …/feedback/from/<sender>; ok is false for any other topic
+// or a sender that is no name (longer than alert.MaxByLength bytes, or
+// with control characters).
+func (m *Publisher) senderOf(topic string) (sender string, ok bool) {
+	if topic == m.topicFeedback {
+		return "", true
+	}
+	s, ok := strings.CutPrefix(topic, m.topicFeedbackFrom)
+	if !ok || !topicSafe(s) || len(s) > alert.MaxByLength || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return "", false
+	}
+	return s, true
+}
+
+// maxRefusalBacklog is the queue length above which refused feedback is
 // no longer answered (it is still logged and counted).
 const maxRefusalBacklog = 64
 
@@ -231,7 +294,8 @@ func (m *Publisher) deliver(lab alert.Label) bool {
 	select {
 	case m.labels <- lab:
 		m.labelsOut.Add(1)
-		m.log.Info("mqtt: feedback accepted", slog.String("alert_id", lab.AlertID), slog.Bool("seizure", lab.Seizure), slog.String("by", lab.By))
+		m.log.Info("mqtt: feedback accepted", slog.String("alert_id", lab.AlertID), slog.Bool("seizure", lab.Seizure),
+			slog.String("sender", lab.Sender), slog.String("by", lab.By))
 		return true
 	default:
 		m.droppedLabels.Add(1)
