@@ -118,6 +118,21 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 			return false
 		})
 	}
+	// Feedback under the clinician's own name carries it as the sender; the
+	// broker refuses the same under another's.
+	for _, p := range []struct{ topic, id string }{{bed3 + "/feedback/from/clinician-bob", forged.ID}, {bed3 + "/feedback/from/clinician-alice", real1.ID}} {
+		if tok := alice.Publish(p.topic, 1, false, `{"v":1,"alert_id":"`+p.id+`","verdict":"confirmed"}`); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatalf("publish on %s: %v", p.topic, tok.Error())
+		}
+	}
+	select {
+	case lab := <-m.Labels():
+		if lab.AlertID != real1.ID || lab.Sender != "clinician-alice" {
+			t.Errorf("label %+v; want the confirmation of %s from sender clinician-alice", lab, real1.ID)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the clinician's feedback under her name did not arrive")
+	}
 	// The clinician saw no forged alert or status before the next real alert.
 	real2 := testEventN("ward-7", "bed-3")
 	m.Alert(real2)
