@@ -118,6 +118,13 @@ func (e *ConfigError) Error() string {
 // Unwrap returns ErrConfig.
 func (e *ConfigError) Unwrap() error { return ErrConfig }
 
+// Validate checks c as New does, without connecting: the first bad field
+// is a *ConfigError.
+func (c Config) Validate() error {
+	_, err := c.withDefaults()
+	return err
+}
+
 // withDefaults fills zero values and validates, naming the field.
 func (c Config) withDefaults() (Config, error) {
 	const level = "want a non-empty name without '/', '+', '#'"

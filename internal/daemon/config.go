@@ -69,6 +69,12 @@ type MQTTConfig struct {
 	ServerName   string   `toml:"server_name"`
 	QueueSize    int      `toml:"queue_size"`
 	MaxReconnect Duration `toml:"max_reconnect_interval"`
+	// Feedback rate limits (alert.FeedbackLimits): per sender, and for
+	// all senders together.
+	FeedbackBurst       int      `toml:"feedback_burst"`
+	FeedbackEvery       Duration `toml:"feedback_every"`
+	FeedbackGlobalBurst int      `toml:"feedback_global_burst"`
+	FeedbackGlobalEvery Duration `toml:"feedback_global_every"`
 }
 
 // SiteConfig names the monitor.
@@ -169,6 +175,8 @@ type LearningConfig struct {
 	Buffer          Duration `toml:"buffer"`
 	NegativeHorizon Duration `toml:"negative_horizon"`
 	MinOverlap      float64  `toml:"min_overlap"`
+	MaxInterval     Duration `toml:"max_interval"`
+	Grace           Duration `toml:"grace"`
 }
 
 // QualityConfig is pipeline.Quality in the file.
@@ -384,6 +392,8 @@ var tomlKeys = map[string]string{
 	"pipeline.learning.buffer":           "learning.buffer",
 	"pipeline.learning.negative_horizon": "learning.negative_horizon",
 	"pipeline.learning.min_overlap":      "learning.min_overlap",
+	"pipeline.learning.max_interval":     "learning.max_interval",
+	"pipeline.learning.grace":            "learning.grace",
 	"pipeline.quality.flat_microvolts":   "quality.flat_microvolts",
 	"pipeline.checkpoint.every":          "checkpoint.every",
 	"mqtt.Site":                          "site.site",
@@ -393,6 +403,10 @@ var tomlKeys = map[string]string{
 	"mqtt.StoreDir":                      "mqtt.store_dir",
 	"mqtt.QueueSize":                     "mqtt.queue_size",
 	"mqtt.LabelBuffer":                   "mqtt",
+	"mqtt.FeedbackBurst":                 "mqtt.feedback_burst",
+	"mqtt.FeedbackEvery":                 "mqtt.feedback_every",
+	"mqtt.FeedbackGlobalBurst":           "mqtt.feedback_global_burst",
+	"mqtt.FeedbackGlobalEvery":           "mqtt.feedback_global_every",
 }
 
 // keyed turns a package's typed configuration error into one that names
@@ -501,7 +515,8 @@ func (c *Config) PipelineConfig() pipeline.Config {
 		Site: c.Site.Site, Bed: c.Site.Bed,
 		Detector: c.DetectorConfig(),
 		Learning: pipeline.Learning{Mode: mode, Buffer: time.Duration(c.Learning.Buffer),
-			NegativeHorizon: time.Duration(c.Learning.NegativeHorizon), MinOverlap: c.Learning.MinOverlap},
+			NegativeHorizon: time.Duration(c.Learning.NegativeHorizon), MinOverlap: c.Learning.MinOverlap,
+			MaxInterval: time.Duration(c.Learning.MaxInterval), Grace: time.Duration(c.Learning.Grace)},
 		Quality: pipeline.Quality{FlatMicrovolts: c.Quality.FlatMicrovolts},
 		Artifact: artifact.Config{Off: c.Artifact.Off, MuscleRise: c.Artifact.MuscleRise, EyeRise: c.Artifact.EyeRise,
 			StepRise: c.Artifact.StepRise, StepFloor: c.Artifact.StepFloor, Settle: time.Duration(c.Artifact.Settle),

@@ -88,6 +88,10 @@ func TestTOMLKeys(t *testing.T) {
 		{"[decision]\nquiet = \"-1s\"\n", "decision.quiet: -1s"},
 		{"[learning]\nmin_overlap = 2.0\n", "learning.min_overlap: 2"},
 		{"[checkpoint]\nevery = \"1ms\"\n", "checkpoint.every: 1ms"},
+		{"[learning]\nmax_interval = \"2h\"\n", "learning.max_interval: 2h0m0s: exceeds learning.buffer"},
+		{"[learning]\ngrace = \"-1s\"\n", "learning.grace: -1s"},
+		{"[mqtt]\nbroker = \"embedded\"\nstore_dir = \"/tmp/x\"\nfeedback_burst = -1\n", "mqtt.feedback_burst: -1"},
+		{"[mqtt]\nbroker = \"embedded\"\nstore_dir = \"/tmp/x\"\nfeedback_global_every = \"-1s\"\n", "mqtt.feedback_global_every: -1s"},
 	}
 	// The MQTT package's typed errors are keyed the same way.
 	if err := keyed(&mqtt.ConfigError{Field: "QueueSize", Value: -1, Reason: "want >= 0"}); err == nil || !strings.Contains(err.Error(), "mqtt.queue_size: -1: want >= 0") {

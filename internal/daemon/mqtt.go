@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
+	"github.com/ictal/ictal/internal/burstlog"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -47,6 +49,8 @@ func (c *Config) mqttConfig(url string) (mqtt.Config, error) {
 			CAFile: m.CAFile, CertFile: m.CertFile, KeyFile: m.KeyFile, ServerName: m.ServerName},
 		Site: c.Site.Site, Bed: c.Site.Bed, Prefix: m.Prefix, ClientID: m.ClientID, StoreDir: m.StoreDir,
 		Scores: m.Scores, QueueSize: m.QueueSize, MaxReconnectInterval: time.Duration(m.MaxReconnect),
+		FeedbackLimits: alert.FeedbackLimits{Burst: m.FeedbackBurst, Every: time.Duration(m.FeedbackEvery),
+			GlobalBurst: m.FeedbackGlobalBurst, GlobalEvery: time.Duration(m.FeedbackGlobalEvery)},
 	}
 	if mc.StoreDir == "" {
 		mc.StoreDir = filepath.Join(filepath.Dir(c.Checkpoint.Path), "mqtt")
@@ -62,6 +66,9 @@ func (c *Config) mqttConfig(url string) (mqtt.Config, error) {
 	}
 	if _, err := mc.ClientOptions("check"); err != nil {
 		return mc, fieldErr("mqtt", "%v", err)
+	}
+	if err := mc.Validate(); err != nil {
+		return mc, keyed(err)
 	}
 	return mc, nil
 }
@@ -113,15 +120,21 @@ func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*mqtt.Publishe
 }
 
 // forwardLabels passes clinicians' feedback from the publisher to the
-// pipeline until ctx is done, dropping (and logging) labels the pipeline
-// cannot take at once. Each label handed over is counted by seen, when
-// given.
+// pipeline until ctx is done. A label the pipeline cannot take at once is
+// dropped, answered on …/feedback/ack, and logged once per burst with a
+// count. Each label handed over is counted by seen, when given.
 func forwardLabels(ctx context.Context, pub *mqtt.Publisher, p *pipeline.Pipeline, log *slog.Logger, seen interface{ labelled() }) {
 	in, out := pub.Labels(), p.Labels()
+	dropped := burstlog.New(log, "feedback dropped: the pipeline's label queue is full", 0, 0)
+	defer dropped.Flush(time.Now(), true)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case now := <-tick.C:
+			dropped.Flush(now, false)
 		case l, ok := <-in:
 			if !ok {
 				return
@@ -132,7 +145,13 @@ func forwardLabels(ctx context.Context, pub *mqtt.Publisher, p *pipeline.Pipelin
 					seen.labelled()
 				}
 			default:
-				log.Warn("feedback dropped: the pipeline's label queue is full", slog.String("alert_id", l.AlertID))
+				now := time.Now()
+				dropped.Add(now, slog.String("alert_id", l.AlertID), slog.String("sender", l.Sender), slog.String("by", l.By))
+				a := alert.AckOf(l)
+				a.Reason, a.At = "the monitor is busy: feedback arrives faster than it is applied; send it again", now
+				if err := pub.Ack(a); err != nil {
+					log.Warn("feedback: acknowledging a dropped label", slog.Any("err", err))
+				}
 			}
 		}
 	}
