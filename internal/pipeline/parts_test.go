@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"log/slog"
 	"slices"
 	"strings"
@@ -79,12 +80,14 @@ func TestLateLabelsApplyToAlert(t *testing.T) {
 			} else {
 				neg++
 			}
-		}, stats: st, log: slog.New(slog.DiscardHandler)}
+		}, stats: st}
+	var logs bytes.Buffer
+	l.log = slog.New(slog.NewTextHandler(&logs, nil))
 	for i := range 12 {
 		start := time.Duration(i) * time.Second
 		l.buf.push(start, start+2*time.Second, []float64{float64(i)})
 	}
-	l.apply(alert.Label{AlertID: "a1", Seizure: true, By: "alice"}, 13*time.Second)
+	l.apply(alert.Label{AlertID: "a1", Seizure: true, By: "alice", Sender: "clinician-alice", From: "mqtt"}, 13*time.Second)
 	l.finalise(22 * time.Second)
 	if pos != 0 {
 		t.Errorf("%d windows learned within the grace period", pos)
@@ -113,10 +116,18 @@ func TestLateLabelsApplyToAlert(t *testing.T) {
 		t.Errorf("first ack %+v", a)
 	}
 	if a := acks[1]; a.Applied || a.Windows != 0 || a.Verdict != alert.VerdictRejected ||
-		!strings.Contains(a.Reason, `contradicts the seizure label by "alice" on 5 windows, final since 1970-01-01T00:00:23Z`) {
+		!strings.Contains(a.Reason, `contradicts the seizure label by "alice" (sender "clinician-alice") on 5 windows, final since 1970-01-01T00:00:23Z`) {
 		t.Errorf("second ack %+v", a)
 	}
 	if a := acks[2]; a.Applied || !strings.Contains(a.Reason, "no recent alert") {
 		t.Errorf("third ack %+v", a)
+	}
+	// The log names who sent each label: the clinician and the sender.
+	if first, _, _ := strings.Cut(logs.String(), "\n"); !strings.Contains(first, "label applied") ||
+		!strings.Contains(first, "from=mqtt sender=clinician-alice by=alice") {
+		t.Errorf("log line %s", first)
+	}
+	if strings.Count(logs.String(), "reason=") != 2 {
+		t.Errorf("refusals logged without their reason:\n%s", logs.String())
 	}
 }
