@@ -24,6 +24,9 @@ func watchLine(topic string, payload []byte, retained bool, at time.Time) string
 	if kind == "ack" && strings.HasSuffix(where, "/feedback") {
 		where, kind = strings.TrimSuffix(where, "/feedback"), "feedback/ack"
 	}
+	if i := strings.LastIndex(where, "/feedback/from"); i >= 0 && i+len("/feedback/from") == len(where) {
+		where, kind = where[:i], "feedback" // …/feedback/from/<sender>: feedback under its sender's name
+	}
 	where = strings.TrimPrefix(where, "ictal/")
 	var b strings.Builder
 	b.WriteString(at.Local().Format("2006-01-02 15:04:05"))
@@ -193,8 +196,18 @@ func describeAck(a alert.Ack) string {
 	if a.By != "" {
 		what += " by " + a.By
 	}
+	if a.Sender != "" {
+		what += " (sender " + a.Sender + ")"
+	}
 	if a.Applied {
-		return fmt.Sprintf("feedback APPLIED: %s, learned on %d windows", what, a.Windows)
+		line := fmt.Sprintf("feedback APPLIED: %s, learned on %d windows", what, a.Windows)
+		if !a.FinalAt.IsZero() {
+			line += ", final at " + a.FinalAt.Local().Format("15:04:05")
+		}
+		if a.Note != "" {
+			line += "; " + a.Note
+		}
+		return line
 	}
 	return "feedback REFUSED: " + what + ": " + a.Reason
 }

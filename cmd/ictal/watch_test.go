@@ -48,6 +48,12 @@ func TestWatchLine(t *testing.T) {
 			prefix + "feedback APPLIED: confirmed alert 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b by alice, learned on 9 windows"},
 		{"ack refused", "ictal/ward-7/bed-3/feedback/ack", string(alert.AppendAck(nil, alert.Ack{Reason: "not JSON", At: at})), false,
 			prefix + "feedback REFUSED: a malformed message: not JSON"},
+		{"ack of a correction", "ictal/ward-7/bed-3/feedback/ack", string(alert.AppendAck(nil, alert.Ack{AlertID: e.ID, Verdict: "rejected", By: "bob", Sender: "clinician-bob",
+			Applied: true, Windows: 9, Replaced: 9, FinalAt: at.Add(time.Minute), Note: `replaces the seizure label by "alice" on 9 windows (it was within its grace period)`, At: at})), false,
+			prefix + "feedback APPLIED: rejected alert 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b by bob (sender clinician-bob), learned on 9 windows, final at " +
+				at.Add(time.Minute).Local().Format("15:04:05") + `; replaces the seizure label by "alice" on 9 windows (it was within its grace period)`},
+		{"feedback under a name", "ictal/ward-7/bed-3/feedback/from/clinician-bob", `{"v":1,"alert_id":"` + e.ID + `","verdict":"rejected"}`, false,
+			prefix + "feedback: alert 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b rejected"},
 		{"bad evidence", "ictal/ward-7/bed-3/evidence", `{"v":1}`, false, prefix + `MALFORMED evidence message (alert: invalid evidence: field "alert_id": "" is not a UUID): "{\"v\":1}"`},
 		{"not JSON", "ictal/ward-7/bed-3/alert", "SEIZURE!!", false, prefix + `MALFORMED alert message (invalid JSON: invalid character 'S' looking for beginning of value): "SEIZURE!!"`},
 		{"wrong version", "ictal/ward-7/bed-3/status", `{"v":2,"state":"online"}`, false, prefix + `MALFORMED status message ("v" is not 1): "{\"v\":2,\"state\":\"online\"}"`},
