@@ -69,6 +69,13 @@ type MQTTConfig struct {
 	ServerName   string   `toml:"server_name"`
 	QueueSize    int      `toml:"queue_size"`
 	MaxReconnect Duration `toml:"max_reconnect_interval"`
+
+	// BrokerUsers and BrokerAnonymous say who may use the embedded
+	// broker (mqtt.BrokerOptions): a users file (ictal board user add)
+	// whose users may publish feedback, and what anonymous clients may
+	// do ("subscribe", the default, or "none").
+	BrokerUsers     string `toml:"broker_users"`
+	BrokerAnonymous string `toml:"broker_anonymous"`
 }
 
 // SiteConfig names the monitor.
@@ -393,6 +400,8 @@ var tomlKeys = map[string]string{
 	"mqtt.StoreDir":                      "mqtt.store_dir",
 	"mqtt.QueueSize":                     "mqtt.queue_size",
 	"mqtt.LabelBuffer":                   "mqtt",
+	"mqtt.UsersFile":                     "mqtt.broker_users",
+	"mqtt.Anonymous":                     "mqtt.broker_anonymous",
 }
 
 // keyed turns a package's typed configuration error into one that names
