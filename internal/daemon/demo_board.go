@@ -39,9 +39,10 @@ const (
 
 // startDemoBoard starts `ictal board` inside the demo: a users file with
 // one-time passwords in a temporary directory, the board subscribed to
-// the embedded broker through conn (a user of it) and serving on o.BoardListen (a free
-// port if that is taken), and the demo's clinician logged in through the
-// board's HTTP API.
+// the embedded broker through conn (a user of the broker, so that it may
+// publish feedback) and serving on o.BoardListen (a free port if that is
+// taken), and the demo's clinician logged in through the board's HTTP
+// API.
 func startDemoBoard(ctx context.Context, o DemoOptions, conn mqtt.Connection, out io.Writer, log *slog.Logger) (*demoBoard, error) {
 	dir, err := os.MkdirTemp("", "ictald-demo-board-")
 	if err != nil {
