@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 
 	"golang.org/x/crypto/bcrypt"
 )
@@ -64,14 +65,19 @@ func Add(path, name string, password []byte) error {
 	return writeFileAtomic(path, out.Bytes())
 }
 
-// writeFileAtomic replaces path with data (mode 0600) through a temporary
-// file in the same directory.
+// writeFileAtomic replaces path with data through a temporary file in the
+// same directory. A new file gets mode 0600; a replaced one keeps its
+// mode, owner and group (ictald reads its broker_users through its group).
 func writeFileAtomic(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".users-*")
 	if err != nil {
 		return fmt.Errorf("users file: %w", err)
 	}
 	defer os.Remove(f.Name())
+	if err := keepAttributes(f, path); err != nil {
+		f.Close()
+		return fmt.Errorf("users file %s: %w", path, err)
+	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return fmt.Errorf("users file %s: %w", f.Name(), err)
@@ -87,6 +93,24 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("users file: %w", err)
 	}
 	return nil
+}
+
+// keepAttributes gives f the mode, owner and group of the file at path,
+// if there is one.
+func keepAttributes(f *os.File, path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != os.Geteuid() || int(st.Gid) != os.Getegid()) {
+		if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+			return err
+		}
+	}
+	return f.Chmod(fi.Mode().Perm())
 }
 
 // Read reads the users file at path into name → bcrypt hash.

@@ -46,6 +46,22 @@ func TestAddThenCheck(t *testing.T) {
 	}
 }
 
+func TestAddKeepsTheFilesMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "users")
+	if err := Add(path, "alice", []byte("alice-secret")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o640); err != nil { // readable by ictald's group
+		t.Fatal(err)
+	}
+	if err := Add(path, "bob", []byte("bob-secret")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("users file mode %v, %v after adding a user; want 0640 kept", fi.Mode(), err)
+	}
+}
+
 func TestAddRefuses(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "users")
 	for _, tt := range []struct{ name, user, password string }{
