@@ -108,8 +108,8 @@ func (b *Broker) Close() error { return b.srv.Close() }
 // under c's prefix, and the broker's users may publish on its feedback
 // topic. It sets c.Brokers to the broker's URL, c.ClientID to the
 // client ID (the default one if unset), and c.Username and c.Password to
-// credentials generated now, which exist only in this process's memory. Admitting the same client ID again replaces the
-// credentials.
+// credentials generated now, which exist only in this process's memory.
+// Admitting the same client ID again replaces the credentials.
 func (b *Broker) AdmitPublisher(c *Config) error {
 	d, err := c.withDefaults()
 	if err != nil {
