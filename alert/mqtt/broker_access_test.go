@@ -61,14 +61,14 @@ func startAuthBroker(t *testing.T, opt BrokerOptions) *authBroker {
 func connect(b *Broker, id, user, password string, will string) (c paho.Client, lost chan struct{}, err error) {
 	lost = make(chan struct{})
 	opts := paho.NewClientOptions().AddBroker(b.URL()).SetClientID(id).SetUsername(user).SetPassword(password).
-		SetAutoReconnect(false).SetConnectRetry(false).SetCleanSession(true).SetConnectTimeout(5 * time.Second).
+		SetAutoReconnect(false).SetConnectRetry(false).SetCleanSession(true).SetConnectTimeout(time.Minute).
 		SetConnectionLostHandler(func(paho.Client, error) { close(lost) })
 	if will != "" {
 		opts.SetWill(bed3+"/status", will, 1, true)
 	}
 	c = paho.NewClient(opts)
 	tok := c.Connect()
-	if !tok.WaitTimeout(10 * time.Second) {
+	if !tok.WaitTimeout(time.Minute) {
 		return nil, nil, errors.New("no CONNACK")
 	}
 	return c, lost, tok.Error()
@@ -106,7 +106,7 @@ func forge(t *testing.T, c paho.Client, lost chan struct{}, refused string, msgs
 	c.Publish(refused, 1, false, "refused")
 	select {
 	case <-lost:
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatalf("still connected after a QoS 1 publish on %s that should be refused", refused)
 	}
 }
@@ -118,7 +118,7 @@ func forge(t *testing.T, c paho.Client, lost chan struct{}, refused string, msgs
 func runMosquitto(t *testing.T, b *Broker, tool string, args ...string) (string, error) {
 	t.Helper()
 	host, port, _ := strings.Cut(b.Addr(), ":")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, mosquittotest.Tool(t, tool), append([]string{"-h", host, "-p", port}, args...)...)
 	var out bytes.Buffer
@@ -135,7 +135,7 @@ func runMosquitto(t *testing.T, b *Broker, tool string, args ...string) (string,
 func until(t *testing.T, ch <-chan received, what string, stop func(received) bool) []received {
 	t.Helper()
 	var seen []received
-	waitFor(t, ch, 10*time.Second, what, func(r received) bool {
+	waitFor(t, ch, 30*time.Second, what, func(r received) bool {
 		seen = append(seen, r)
 		return stop(r)
 	})
@@ -168,7 +168,7 @@ func firstLabel(t *testing.T, m *Publisher) alert.Label {
 	select {
 	case l := <-m.Labels():
 		return l
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("the daemon received no feedback")
 	}
 	return alert.Label{}
@@ -180,7 +180,7 @@ func TestEmbeddedBrokerAnonymousSubscribesNeverPublishes(t *testing.T) {
 	// there.
 	watcher, _ := testConnect(t, b.Broker, "watcher", "", "")
 	seen := subscribe(t, watcher, "ictal/#")
-	online := waitFor(t, seen, 10*time.Second, "bed-3 online", isState(bed3+"/status", alert.StateOnline))
+	online := waitFor(t, seen, 30*time.Second, "bed-3 online", isState(bed3+"/status", alert.StateOnline))
 
 	forged := testEventN("ward-7", "bed-3")
 	forgedAlert := string(alert.AppendAlert(nil, forged))
@@ -207,7 +207,7 @@ func TestEmbeddedBrokerAnonymousSubscribesNeverPublishes(t *testing.T) {
 	real := testEventN("ward-7", "bed-3")
 	b.daemon.Alert(real)
 	alice, _ := testConnect(t, b.Broker, "alice", testUser, testPassword)
-	if tok := alice.Publish(bed3+"/feedback", 1, false, feedback(real.ID)); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+	if tok := alice.Publish(bed3+"/feedback", 1, false, feedback(real.ID)); !tok.WaitTimeout(30*time.Second) || tok.Error() != nil {
 		t.Fatalf("the clinician's feedback: %v", tok.Error())
 	}
 	noneContains(t, until(t, seen, "the clinician's feedback", isFeedbackOn(real.ID)), forged.ID, "2030")
@@ -216,7 +216,7 @@ func TestEmbeddedBrokerAnonymousSubscribesNeverPublishes(t *testing.T) {
 	}
 	// The retained status is still the daemon's.
 	late, _ := testConnect(t, b.Broker, "late-watcher", "", "")
-	r := waitFor(t, subscribe(t, late, bed3+"/status"), 10*time.Second, "the retained status", func(received) bool { return true })
+	r := waitFor(t, subscribe(t, late, bed3+"/status"), 30*time.Second, "the retained status", func(received) bool { return true })
 	if !r.retained || string(r.payload) != string(online.payload) {
 		t.Errorf("retained status %s (retained %v), want the daemon's %s", r.payload, r.retained, online.payload)
 	}
@@ -226,7 +226,7 @@ func TestEmbeddedBrokerUserPublishesFeedbackNotAlerts(t *testing.T) {
 	b := startAuthBroker(t, BrokerOptions{})
 	watcher, _ := testConnect(t, b.Broker, "watcher", "", "")
 	seen := subscribe(t, watcher, "ictal/#")
-	waitFor(t, seen, 10*time.Second, "bed-3 online", isState(bed3+"/status", alert.StateOnline))
+	waitFor(t, seen, 30*time.Second, "bed-3 online", isState(bed3+"/status", alert.StateOnline))
 
 	// The user may not publish the daemon's topics, nor feedback to a bed
 	// this broker does not serve.
@@ -257,7 +257,7 @@ func TestEmbeddedBrokerRefusesDaemonClientID(t *testing.T) {
 	b := startAuthBroker(t, BrokerOptions{})
 	watcher, _ := testConnect(t, b.Broker, "watcher", "", "")
 	seen := subscribe(t, watcher, "ictal/#")
-	waitFor(t, seen, 10*time.Second, "bed-3 online", isState(bed3+"/status", alert.StateOnline))
+	waitFor(t, seen, 30*time.Second, "bed-3 online", isState(bed3+"/status", alert.StateOnline))
 	id := b.cfg.ClientID
 
 	// mosquitto_sub, anonymous, under the daemon's client ID.

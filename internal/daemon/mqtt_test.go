@@ -72,8 +72,10 @@ broker_users = "`+usersFile+`"
 	}
 	c := paho.NewClient(opts)
 	for i := 0; ; i++ {
+		// Each attempt ends when the broker answers (the password check
+		// is bcrypt's) or refuses the connection (not listening yet).
 		tok := c.Connect()
-		if tok.WaitTimeout(time.Second) && tok.Error() == nil {
+		if tok.Wait() && tok.Error() == nil {
 			break
 		}
 		if i == 30 {
