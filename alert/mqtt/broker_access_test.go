@@ -347,3 +347,23 @@ func TestBrokerOptionsValidate(t *testing.T) {
 		t.Errorf("valid options: %v", err)
 	}
 }
+
+func TestEmbeddedBrokerClientIDBelongsToItsUser(t *testing.T) {
+	b := startAuthBroker(t, BrokerOptions{})
+	_, lost := testConnect(t, b.Broker, "ictal-board-ward-7", testUser, testPassword)
+	if c, _, err := connect(b.Broker, "ictal-board-ward-7", "", "", ""); err == nil {
+		c.Disconnect(0)
+		t.Error("an anonymous client took over a user's client ID")
+	}
+	// The same user may take it over (a reconnection).
+	c, _, err := connect(b.Broker, "ictal-board-ward-7", testUser, testPassword, "")
+	if err != nil {
+		t.Fatalf("the user's own reconnection refused: %v", err)
+	}
+	defer c.Disconnect(0)
+	select {
+	case <-lost:
+	case <-time.After(30 * time.Second):
+		t.Error("the user's first connection was not taken over by the second")
+	}
+}
