@@ -96,7 +96,14 @@ func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*mqtt.Publishe
 			return nil, nil, fmt.Errorf("mqtt.listen %s: %w", c.MQTT.Listen, err)
 		}
 		url = br.URL()
-		log.Info("embedded MQTT broker listening", slog.String("url", url))
+		anon := c.MQTT.BrokerAnonymous
+		if anon == "" {
+			anon = mqtt.AnonymousSubscribe
+		}
+		log.Info("embedded MQTT broker listening", slog.String("url", url), slog.String("users", c.MQTT.BrokerUsers), slog.String("anonymous", anon))
+		if c.MQTT.BrokerUsers == "" {
+			log.Warn("embedded MQTT broker without mqtt.broker_users: nobody can send feedback")
+		}
 	}
 	mc, err := c.mqttConfig(url)
 	if err == nil && br != nil {
