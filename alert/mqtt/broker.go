@@ -1,35 +1,85 @@
 package mqtt
 
 import (
-	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"log/slog"
-	"net"
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
-	"github.com/mochi-mqtt/server/v2/packets"
 )
 
 // Broker is an MQTT broker embedded in the daemon, for demonstrations and
 // single-board installations without a broker of their own. It accepts
-// anonymous clients connecting from a loopback address only, keeps
-// retained messages and persistent sessions in memory (they do not
-// survive a restart of the daemon), and has no TLS: use mosquitto when
-// clinicians connect over a network.
+// clients connecting from a loopback address only, keeps retained
+// messages and persistent sessions in memory (they do not survive a
+// restart of the daemon), and has no TLS: use mosquitto when clinicians
+// connect over a network.
+//
+// It applies the per-bed ACL of the mosquitto example in alert/README.md:
+// the daemon of a bed (AdmitPublisher), under credentials generated when
+// it is admitted and held in memory only, alone publishes that bed's
+// alert, end, status, score, evidence and feedback/ack; the users of
+// BrokerOptions.UsersFile (and AddUser) publish the beds' feedback and
+// nothing else; anonymous clients may subscribe and never publish, or
+// not connect at all. Everybody admitted may subscribe to anything. A
+// client ID in use by one identity (a daemon, a user, or anonymous) is
+// refused to every other, so nobody takes over the daemon's session or
+// publishes its last will; a will is refused unless its client may
+// publish on its topic.
 type Broker struct {
-	srv  *mochi.Server
-	addr string
+	srv    *mochi.Server
+	addr   string
+	access *access
+}
+
+// BrokerOptions says who may use the embedded broker.
+type BrokerOptions struct {
+	// UsersFile names a users file, one "name:bcrypt-hash" a line, the
+	// format `ictal board user add` writes: its users (clinicians, the
+	// ward board) may publish feedback. It is read at every connection,
+	// so users added while the broker runs can connect at once. Empty:
+	// no users besides those of AddUser.
+	UsersFile string
+	// Anonymous says what a client without a username may do:
+	// AnonymousSubscribe (the default: subscribe, never publish) or
+	// AnonymousNone (not connect).
+	Anonymous string
+}
+
+// What anonymous clients of the embedded broker may do.
+const (
+	AnonymousSubscribe = "subscribe"
+	AnonymousNone      = "none"
+)
+
+// Validate checks the options, naming the field: Anonymous one of its
+// values, UsersFile a readable users file.
+func (o BrokerOptions) Validate() error {
+	_, err := newAccess(o, nil)
+	return err
 }
 
 // StartBroker listens on addr (host:port; port 0 picks a free one) and
-// serves MQTT until Close. Its own logs go to log (nil: discarded).
-func StartBroker(addr string, log *slog.Logger) (*Broker, error) {
+// serves MQTT until Close, admitting clients as opt says (nil: anonymous
+// clients subscribe, nobody publishes until AdmitPublisher and AddUser).
+// Its own logs go to log (nil: discarded).
+func StartBroker(addr string, opt *BrokerOptions, log *slog.Logger) (*Broker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if opt == nil {
+		opt = new(BrokerOptions)
+	}
+	a, err := newAccess(*opt, log.With(slog.String("component", "broker")))
+	if err != nil {
+		return nil, err
+	}
 	srv := mochi.New(&mochi.Options{Logger: log.With(slog.String("component", "broker")), InlineClient: false})
-	if err := srv.AddHook(new(loopbackOnly), nil); err != nil {
+	a.clients = srv.Clients
+	if err := srv.AddHook(a, nil); err != nil {
 		return nil, fmt.Errorf("alert: broker: %w", err)
 	}
 	l := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "tcp", Address: addr})
@@ -40,7 +90,7 @@ func StartBroker(addr string, log *slog.Logger) (*Broker, error) {
 		srv.Close()
 		return nil, fmt.Errorf("alert: broker: %w", err)
 	}
-	return &Broker{srv: srv, addr: l.Address()}, nil
+	return &Broker{srv: srv, addr: l.Address(), access: a}, nil
 }
 
 // Addr returns the address the broker listens on (host:port).
@@ -52,27 +102,31 @@ func (b *Broker) URL() string { return "tcp://" + b.addr }
 // Close disconnects every client and stops listening.
 func (b *Broker) Close() error { return b.srv.Close() }
 
-// loopbackOnly admits anonymous clients whose address is a loopback one
-// and lets them publish and subscribe to anything.
-type loopbackOnly struct{ mochi.HookBase }
-
-// ID names the hook for mochi.
-func (*loopbackOnly) ID() string { return "loopback-only" }
-
-// Provides says which events the hook handles: authentication and ACLs.
-func (*loopbackOnly) Provides(b byte) bool {
-	return bytes.Contains([]byte{mochi.OnConnectAuthenticate, mochi.OnACLCheck}, []byte{b})
-}
-
-// OnConnectAuthenticate admits a client whose address is a loopback one.
-func (*loopbackOnly) OnConnectAuthenticate(cl *mochi.Client, _ packets.Packet) bool {
-	host, _, err := net.SplitHostPort(cl.Net.Remote)
+// AdmitPublisher makes the publisher that c configures the daemon of its
+// bed on this broker: it alone may connect with c's client ID and
+// publish the alert, end, status, score, evidence and feedback/ack topics
+// under c's prefix, and the broker's users may publish on its feedback
+// topic. It sets c.Brokers to the broker's URL, c.ClientID to the
+// client ID (the default one if unset), and c.Username and c.Password to
+// credentials generated now, which exist only in this process's memory.
+// Admitting the same client ID again replaces the credentials.
+func (b *Broker) AdmitPublisher(c *Config) error {
+	d, err := c.withDefaults()
 	if err != nil {
-		return false
+		return err
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	var pw [32]byte
+	rand.Read(pw[:])
+	password := base64.RawURLEncoding.EncodeToString(pw[:])
+	b.access.admit(daemon{clientID: d.ClientID, prefix: d.Prefix, password: sha256.Sum256([]byte(password))})
+	c.Brokers, c.ClientID = []string{b.URL()}, d.ClientID
+	c.Username, c.Password, c.PasswordFile = d.ClientID, password, ""
+	return nil
 }
 
-// OnACLCheck allows every topic to an admitted client.
-func (*loopbackOnly) OnACLCheck(*mochi.Client, string, bool) bool { return true }
+// AddUser adds a user with the rights of the users file's (publish
+// feedback, subscribe) whose password is held in memory only: the demo's
+// ward board. A name of the users file or of a daemon's is refused.
+func (b *Broker) AddUser(name string, password []byte) error {
+	return b.access.addUser(name, password)
+}

@@ -16,13 +16,17 @@ import (
 
 func TestStartBrokerServesMosquittoClients(t *testing.T) {
 	subBin := mosquittotest.Tool(t, "mosquitto_sub")
-	b, err := StartBroker("127.0.0.1:0", nil)
+	b, err := StartBroker("127.0.0.1:0", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
 	host, port, _ := strings.Cut(b.Addr(), ":")
-	m := newTestMQTT(t, testMQTTConfig(t, b.URL()), nil)
+	cfg := testMQTTConfig(t, b.URL())
+	if err := b.AdmitPublisher(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestMQTT(t, cfg, nil)
 	for m.Stats().Acked == 0 { // the retained online status is on the broker
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -63,12 +67,12 @@ func TestStartBrokerServesMosquittoClients(t *testing.T) {
 }
 
 func TestStartBrokerAddressInUse(t *testing.T) {
-	b, err := StartBroker("127.0.0.1:0", nil)
+	b, err := StartBroker("127.0.0.1:0", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if b2, err := StartBroker(b.Addr(), nil); err == nil || !strings.Contains(err.Error(), b.Addr()) {
+	if b2, err := StartBroker(b.Addr(), nil, nil); err == nil || !strings.Contains(err.Error(), b.Addr()) {
 		if b2 != nil {
 			b2.Close()
 		}
@@ -87,9 +91,14 @@ func TestBrokerAdmitsLoopbackClientsOnly(t *testing.T) {
 		{"[2001:db8::1]:50000", false},
 		{"not an address", false},
 	}
+	a, err := newAccess(BrokerOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.clients = mochi.NewClients()
 	for _, tt := range tests {
-		cl := &mochi.Client{Net: mochi.ClientConnection{Remote: tt.remote}}
-		if got := new(loopbackOnly).OnConnectAuthenticate(cl, packets.Packet{}); got != tt.want {
+		cl := &mochi.Client{Net: mochi.ClientConnection{Remote: tt.remote}, ID: "anonymous"}
+		if got := a.OnConnectAuthenticate(cl, packets.Packet{}); got != tt.want {
 			t.Errorf("%s: admitted %v, want %v", tt.remote, got, tt.want)
 		}
 	}

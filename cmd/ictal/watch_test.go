@@ -10,7 +10,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/ictal/ictal/alert"
-	"github.com/ictal/ictal/alert/mqtt"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 	"github.com/ictal/ictal/internal/syncbuf"
 )
 
@@ -71,15 +71,18 @@ func TestWatchLine(t *testing.T) {
 	}
 }
 
-// testBroker starts the embedded broker for the command tests.
-func testBroker(t *testing.T) *mqtt.Broker {
+// testMosquitto is mosquitto admitting anonymous clients to everything.
+type testMosquitto struct{ *mosquittotest.Broker }
+
+// URL returns the broker's tcp:// URL.
+func (b testMosquitto) URL() string { return b.Broker.URL("tcp") }
+
+// testBroker starts the broker of the command tests: an anonymous
+// mosquitto, since they publish alerts and status as anybody, which the
+// embedded broker allows its bed's daemon alone.
+func testBroker(t *testing.T) testMosquitto {
 	t.Helper()
-	b, err := mqtt.StartBroker("127.0.0.1:0", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	return b
+	return testMosquitto{mosquittotest.Start(t, mosquittotest.Opts{})}
 }
 
 // publisher is a plain client publishing test messages.

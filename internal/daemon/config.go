@@ -75,6 +75,13 @@ type MQTTConfig struct {
 	FeedbackEvery       Duration `toml:"feedback_every"`
 	FeedbackGlobalBurst int      `toml:"feedback_global_burst"`
 	FeedbackGlobalEvery Duration `toml:"feedback_global_every"`
+
+	// BrokerUsers and BrokerAnonymous say who may use the embedded
+	// broker (mqtt.BrokerOptions): a users file (ictal board user add)
+	// whose users may publish feedback, and what anonymous clients may
+	// do ("subscribe", the default, or "none").
+	BrokerUsers     string `toml:"broker_users"`
+	BrokerAnonymous string `toml:"broker_anonymous"`
 }
 
 // SiteConfig names the monitor.
@@ -407,6 +414,8 @@ var tomlKeys = map[string]string{
 	"mqtt.FeedbackEvery":                 "mqtt.feedback_every",
 	"mqtt.FeedbackGlobalBurst":           "mqtt.feedback_global_burst",
 	"mqtt.FeedbackGlobalEvery":           "mqtt.feedback_global_every",
+	"mqtt.UsersFile":                     "mqtt.broker_users",
+	"mqtt.Anonymous":                     "mqtt.broker_anonymous",
 }
 
 // keyed turns a package's typed configuration error into one that names

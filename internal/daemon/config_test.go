@@ -46,6 +46,9 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"bed with slash", base + "[site]\nbed = \"a/b\"\n", "site.bed"},
 		{"flat", base + "[quality]\nflat_microvolts = -1.0\n", "quality.flat_microvolts"},
 		{"wrong type", base + "[decision]\nk = \"three\"\n", "ictald.toml"},
+		{"broker users missing", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_users = \"/nonexistent/users\"\n", "mqtt.broker_users: \"/nonexistent/users\""},
+		{"broker anonymous", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_anonymous = \"publish\"\n", "mqtt.broker_anonymous: \"publish\""},
+		{"broker users with another broker", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"tcp://h:1883\"\nbroker_users = \"/etc/u\"\n", "mqtt.broker_users"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -165,15 +165,15 @@ func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model cl
 	var pub *mqtt.Publisher
 	var clin *demoClinician
 	if o.MQTTListen != "" {
-		var brokerURL string
+		var boardConn mqtt.Connection
 		var stop func()
-		if pub, brokerURL, stop, err = demoMQTT(ctx, o, out, log); err != nil {
+		if pub, boardConn, stop, err = demoMQTT(ctx, o, out, log); err != nil {
 			return eval.Summary{}, err
 		}
 		defer stop()
 		sinks = append(sinks, pub)
 		if o.BoardListen != "" {
-			b, err := startDemoBoard(ctx, o, brokerURL, out, log)
+			b, err := startDemoBoard(ctx, o, boardConn, out, log)
 			if err != nil {
 				return eval.Summary{}, err
 			}

@@ -39,10 +39,11 @@ const (
 
 // startDemoBoard starts `ictal board` inside the demo: a users file with
 // one-time passwords in a temporary directory, the board subscribed to
-// the embedded broker at brokerURL and serving on o.BoardListen (a free
-// port if that is taken), and the demo's clinician logged in through the
-// board's HTTP API.
-func startDemoBoard(ctx context.Context, o DemoOptions, brokerURL string, out io.Writer, log *slog.Logger) (*demoBoard, error) {
+// the embedded broker through conn (a user of the broker, so that it may
+// publish feedback) and serving on o.BoardListen (a free port if that is
+// taken), and the demo's clinician logged in through the board's HTTP
+// API.
+func startDemoBoard(ctx context.Context, o DemoOptions, conn mqtt.Connection, out io.Writer, log *slog.Logger) (*demoBoard, error) {
 	dir, err := os.MkdirTemp("", "ictald-demo-board-")
 	if err != nil {
 		return nil, err
@@ -58,7 +59,7 @@ func startDemoBoard(ctx context.Context, o DemoOptions, brokerURL string, out io
 		return nil, err
 	}
 	srv, err := board.New(board.Config{Site: o.Site, Users: users, Audit: filepath.Join(dir, "audit.jsonl"),
-		MQTT: mqtt.Connection{Brokers: []string{brokerURL}}, ClientID: fmt.Sprintf("ictal-board-demo-%d", os.Getpid())},
+		MQTT: conn, ClientID: fmt.Sprintf("ictal-board-demo-%d", os.Getpid())},
 		log.With(slog.String("component", "board")))
 	if err != nil {
 		os.RemoveAll(dir)

@@ -18,42 +18,55 @@ import (
 	"github.com/ictal/ictal/alert/mqtt"
 )
 
+// demoBoardUser is the ward board's user on the demo's embedded broker.
+const demoBoardUser = "ictal-board-demo"
+
 // demoMQTT starts the embedded broker, a publisher for the demo's bed and
 // a subscriber that reports what the broker delivers; it returns the
-// publisher, the broker's URL and what stops them.
-func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (*mqtt.Publisher, string, func(), error) {
-	br, err := mqtt.StartBroker(o.MQTTListen, nil)
+// publisher, the ward board's connection to the broker (a user whose
+// password exists only in memory) and what stops them.
+func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (*mqtt.Publisher, mqtt.Connection, func(), error) {
+	br, err := mqtt.StartBroker(o.MQTTListen, nil, nil)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		fmt.Fprintf(out, "ictald demo: %s is taken; the embedded broker uses a free port instead\n", o.MQTTListen)
-		br, err = mqtt.StartBroker("127.0.0.1:0", nil)
+		br, err = mqtt.StartBroker("127.0.0.1:0", nil, nil)
 	}
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("embedded broker: %w", err)
+		return nil, mqtt.Connection{}, nil, fmt.Errorf("embedded broker: %w", err)
+	}
+	boardConn := mqtt.Connection{Brokers: []string{br.URL()}, Username: demoBoardUser, Password: oneTimePassword()}
+	if err := br.AddUser(boardConn.Username, []byte(boardConn.Password)); err != nil {
+		br.Close()
+		return nil, mqtt.Connection{}, nil, err
 	}
 	store, err := os.MkdirTemp("", "ictald-demo-mqtt-")
 	if err != nil {
 		br.Close()
-		return nil, "", nil, err
+		return nil, mqtt.Connection{}, nil, err
 	}
 	cleanup := func() { os.RemoveAll(store); br.Close() }
-	pub, err := mqtt.New(mqtt.Config{Connection: mqtt.Connection{Brokers: []string{br.URL()}},
-		Site: o.Site, Bed: o.Bed, StoreDir: store, Scores: o.BoardListen != ""}, log)
+	mc := mqtt.Config{Site: o.Site, Bed: o.Bed, StoreDir: store, Scores: o.BoardListen != ""}
+	if err := br.AdmitPublisher(&mc); err != nil {
+		cleanup()
+		return nil, mqtt.Connection{}, nil, err
+	}
+	pub, err := mqtt.New(mc, log)
 	if err != nil {
 		cleanup()
-		return nil, "", nil, err
+		return nil, mqtt.Connection{}, nil, err
 	}
 	conn := mqtt.Connection{Brokers: []string{br.URL()}}
 	opts, err := conn.ClientOptions(fmt.Sprintf("ictald-demo-watch-%d", time.Now().UnixNano()))
 	if err != nil {
 		pub.Close()
 		cleanup()
-		return nil, "", nil, err
+		return nil, mqtt.Connection{}, nil, err
 	}
 	sub := paho.NewClient(opts)
 	if tok := sub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		pub.Close()
 		cleanup()
-		return nil, "", nil, fmt.Errorf("demo subscriber: %v", tok.Error())
+		return nil, mqtt.Connection{}, nil, fmt.Errorf("demo subscriber: %v", tok.Error())
 	}
 	fmt.Fprintf(out, "ictald demo: embedded MQTT broker at %s; watch it with: mosquitto_sub -h %s -t 'ictal/#' -v   (or ictal watch -broker %s)\n",
 		br.URL(), hostPortFlags(br.Addr()), br.URL())
@@ -70,7 +83,7 @@ func demoMQTT(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logge
 		sub.Disconnect(250)
 		cleanup()
 	}
-	return pub, br.URL(), stop, nil
+	return pub, boardConn, stop, nil
 }
 
 // demoWhat says in a few words what a message of the contract carries.

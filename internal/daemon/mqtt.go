@@ -25,7 +25,13 @@ func (c *Config) validateMQTT() error {
 		if m.Listen == "" {
 			m.Listen = "127.0.0.1:1883"
 		}
+		if err := c.brokerOptions().Validate(); err != nil {
+			return keyed(err)
+		}
 	default:
+		if m.BrokerUsers != "" || m.BrokerAnonymous != "" {
+			return fieldErr("mqtt.broker_users", "broker_users and broker_anonymous apply to broker = \"embedded\" only")
+		}
 		for _, u := range strings.Split(m.Broker, ",") {
 			u = strings.TrimSpace(u)
 			if !strings.Contains(u, "://") {
@@ -38,6 +44,11 @@ func (c *Config) validateMQTT() error {
 	}
 	_, err := c.mqttConfig("")
 	return err
+}
+
+// brokerOptions returns who may use the embedded broker.
+func (c *Config) brokerOptions() *mqtt.BrokerOptions {
+	return &mqtt.BrokerOptions{UsersFile: c.MQTT.BrokerUsers, Anonymous: c.MQTT.BrokerAnonymous}
 }
 
 // mqttConfig returns the publisher's configuration for the given broker
@@ -84,17 +95,35 @@ func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*mqtt.Publishe
 	url := ""
 	if c.MQTT.Broker == "embedded" {
 		var err error
-		br, err = mqtt.StartBroker(c.MQTT.Listen, log)
+		br, err = mqtt.StartBroker(c.MQTT.Listen, c.brokerOptions(), log)
 		if err != nil {
+			if errors.Is(err, mqtt.ErrConfig) {
+				return nil, nil, keyed(err)
+			}
 			return nil, nil, fmt.Errorf("mqtt.listen %s: %w", c.MQTT.Listen, err)
 		}
 		url = br.URL()
-		log.Info("embedded MQTT broker listening", slog.String("url", url))
+		anon := c.MQTT.BrokerAnonymous
+		if anon == "" {
+			anon = mqtt.AnonymousSubscribe
+		}
+		log.Info("embedded MQTT broker listening", slog.String("url", url), slog.String("users", c.MQTT.BrokerUsers), slog.String("anonymous", anon))
+		if c.MQTT.BrokerUsers == "" {
+			log.Warn("embedded MQTT broker without mqtt.broker_users: nobody can send feedback")
+		}
 	}
 	mc, err := c.mqttConfig(url)
+	if err == nil && br != nil {
+		// The daemon's credentials on its own broker: generated now,
+		// never stored.
+		err = br.AdmitPublisher(&mc)
+	}
 	if err != nil {
 		if br != nil {
 			br.Close()
+		}
+		if errors.Is(err, mqtt.ErrConfig) {
+			err = keyed(err)
 		}
 		return nil, nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/internal/syncbuf"
+	"github.com/ictal/ictal/internal/users"
 )
 
 func freePort(t *testing.T) string {
@@ -29,10 +30,15 @@ func freePort(t *testing.T) string {
 
 // TestRunWithEmbeddedBroker runs the daemon with broker = "embedded",
 // checks its retained status reaches a subscriber, and that a clinician's
-// interval feedback on …/feedback becomes a label the pipeline applies.
+// interval feedback on …/feedback, from a user of broker_users, becomes a
+// label the pipeline applies.
 func TestRunWithEmbeddedBroker(t *testing.T) {
 	dir := t.TempDir()
 	addr := freePort(t)
+	usersFile := filepath.Join(dir, "broker-users")
+	if err := users.Add(usersFile, "clinician-alice", []byte("alice-Wx5%pass")); err != nil {
+		t.Fatal(err)
+	}
 	cfg, err := ParseConfig(`
 [site]
 site = "ward-7"
@@ -47,6 +53,7 @@ path = "`+filepath.Join(dir, "model.ckpt")+`"
 [mqtt]
 broker = "embedded"
 listen = "`+addr+`"
+broker_users = "`+usersFile+`"
 `, "test.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -58,15 +65,17 @@ listen = "`+addr+`"
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, cfg, log, Options{}) }()
 
-	conn := mqtt.Connection{Brokers: []string{"tcp://" + addr}}
+	conn := mqtt.Connection{Brokers: []string{"tcp://" + addr}, Username: "clinician-alice", Password: "alice-Wx5%pass"}
 	opts, err := conn.ClientOptions("clinician")
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := paho.NewClient(opts)
 	for i := 0; ; i++ {
+		// Each attempt ends when the broker answers (the password check
+		// is bcrypt's) or refuses the connection (not listening yet).
 		tok := c.Connect()
-		if tok.WaitTimeout(time.Second) && tok.Error() == nil {
+		if tok.Wait() && tok.Error() == nil {
 			break
 		}
 		if i == 30 {

@@ -1,0 +1,85 @@
+package users
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestAddThenCheck(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "users")
+	if err := Add(path, "alice", []byte("alice-secret")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Add(path, "ictal-board", []byte("board-secret")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Add(path, "alice", []byte("alice-new-secret")); err != nil { // replaces her line
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, user, password string
+		want                 bool
+	}{
+		{"new password", "alice", "alice-new-secret", true},
+		{"replaced password", "alice", "alice-secret", false},
+		{"other user", "ictal-board", "board-secret", true},
+		{"another's password", "ictal-board", "alice-new-secret", false},
+		{"unknown user", "mallory", "alice-new-secret", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Check(path, tt.user, []byte(tt.password))
+			if err != nil || got != tt.want {
+				t.Errorf("Check(%s) = %v, %v; want %v", tt.user, got, err, tt.want)
+			}
+		})
+	}
+	m, err := Read(path)
+	if err != nil || len(m) != 2 {
+		t.Errorf("Read: %d users, %v; want 2", len(m), err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("users file mode %v, %v; want 0600", fi.Mode(), err)
+	}
+}
+
+func TestAddKeepsTheFilesMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "users")
+	if err := Add(path, "alice", []byte("alice-secret")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o640); err != nil { // readable by ictald's group
+		t.Fatal(err)
+	}
+	if err := Add(path, "bob", []byte("bob-secret")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("users file mode %v, %v after adding a user; want 0640 kept", fi.Mode(), err)
+	}
+}
+
+func TestAddRefuses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "users")
+	for _, tt := range []struct{ name, user, password string }{
+		{"short password", "alice", "short"},
+		{"long password", "alice", strings.Repeat("x", 73)},
+		{"colon in name", "al:ice", "alice-secret"},
+		{"empty name", "", "alice-secret"},
+	} {
+		if err := Add(path, tt.user, []byte(tt.password)); !errors.Is(err, ErrUser) {
+			t.Errorf("%s: %v, want ErrUser", tt.name, err)
+		}
+	}
+}
+
+func TestReadRejectsMalformedLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "users")
+	os.WriteFile(path, []byte("# comment\n\nalice:plaintext\n"), 0o600)
+	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), path+":3") {
+		t.Errorf("Read: %v, want an error naming line 3", err)
+	}
+}
