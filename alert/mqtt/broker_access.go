@@ -87,8 +87,8 @@ func (a *access) writable(username, topic string) bool {
 	if d := a.daemons[username]; d != nil {
 		return d.writable(topic)
 	}
-	for _, d := range a.daemons { // a user: the beds' feedback
-		if topic == d.prefix+"/feedback" {
+	for _, d := range a.daemons { // a user: the beds' feedback, anonymous or under its own name
+		if topic == d.prefix+"/feedback" || topic == d.prefix+"/feedback/from/"+username {
 			return true
 		}
 	}

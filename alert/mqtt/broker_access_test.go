@@ -236,7 +236,8 @@ func TestEmbeddedBrokerUserPublishesFeedbackNotAlerts(t *testing.T) {
 		message{bed3 + "/alert", 0, false, string(alert.AppendAlert(nil, forged))},
 		message{bed3 + "/status", 0, true, alert.OfflinePayload},
 		message{bed3 + "/feedback/ack", 0, false, `{"v":1,"status":"applied","alert_id":"` + forged.ID + `"}`},
-		message{"ictal/ward-7/bed-4/feedback", 0, false, feedback(forged.ID)})
+		message{"ictal/ward-7/bed-4/feedback", 0, false, feedback(forged.ID)},
+		message{bed3 + "/feedback/from/someone-else", 0, false, feedback(forged.ID)})
 	if out, err := runMosquitto(t, b.Broker, "mosquitto_pub", "-u", testUser, "-P", testPassword, "-q", "1", "-t", bed3+"/evidence", "-m", forged.ID); err == nil {
 		t.Errorf("mosquitto_pub of evidence by a user succeeded: %s", out)
 	}
@@ -250,6 +251,15 @@ func TestEmbeddedBrokerUserPublishesFeedbackNotAlerts(t *testing.T) {
 	noneContains(t, until(t, seen, "the clinician's feedback", isFeedbackOn(real.ID)), forged.ID, `"offline"`)
 	if l := firstLabel(t, b.daemon); l.AlertID != real.ID {
 		t.Errorf("the daemon's first label is on %s, want the clinician's on %s", l.AlertID, real.ID)
+	}
+	// Under its own name, too: the daemon then knows the sender.
+	named := testEventN("ward-7", "bed-3")
+	if out, err := runMosquitto(t, b.Broker, "mosquitto_pub", "-u", testUser, "-P", testPassword, "-q", "1",
+		"-t", bed3+"/feedback/from/"+testUser, "-m", feedback(named.ID)); err != nil {
+		t.Fatalf("mosquitto_pub of the clinician's feedback under its name: %v: %s", err, out)
+	}
+	if l := firstLabel(t, b.daemon); l.AlertID != named.ID || l.Sender != testUser {
+		t.Errorf("the daemon's label is on %s from %q, want %s from %q", l.AlertID, l.Sender, named.ID, testUser)
 	}
 }
 

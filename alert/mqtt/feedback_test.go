@@ -27,13 +27,21 @@ func (c *fakeClock) add(d time.Duration) {
 // refusals are logged once per burst with their count. The sender of
 // …/feedback/from/<user> reaches the pipeline as Label.Sender.
 func TestMQTTFeedbackRateLimitedPerSender(t *testing.T) {
-	br, err := StartBroker("127.0.0.1:0", nil)
+	br, err := StartBroker("127.0.0.1:0", &BrokerOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer br.Close()
+	for _, u := range []string{"clinician-alice", "board"} {
+		if err := br.AddUser(u, []byte(u+"-password")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	clock := &fakeClock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
 	cfg := testMQTTConfig(t, br.URL())
+	if err := br.AdmitPublisher(&cfg); err != nil {
+		t.Fatal(err)
+	}
 	cfg.FeedbackLimits = alert.FeedbackLimits{Burst: 3, Every: time.Minute, GlobalBurst: 5, GlobalEvery: 10 * time.Second}
 	cfg.clock = clock.now
 	log, logs := testLogger()
@@ -42,7 +50,8 @@ func TestMQTTFeedbackRateLimitedPerSender(t *testing.T) {
 		t.Fatal(err)
 	}
 	const bed3 = "ictal/ward-7/bed-3"
-	c := testClient(t, Connection{Brokers: []string{br.URL()}}, "board", true)
+	c := testClient(t, Connection{Brokers: []string{br.URL()}, Username: "board", Password: "board-password"}, "board", true)
+	alice := testClient(t, Connection{Brokers: []string{br.URL()}, Username: "clinician-alice", Password: "clinician-alice-password"}, "alice", true)
 	acks := subscribe(t, c, bed3+"/feedback/ack")
 	for m.Stats().Acked == 0 { // connected and subscribed: its status is acknowledged
 		time.Sleep(5 * time.Millisecond)
@@ -50,7 +59,11 @@ func TestMQTTFeedbackRateLimitedPerSender(t *testing.T) {
 	send := func(topic, by string) {
 		t.Helper()
 		p := `{"v":1,"alert_id":"` + alert.NewID() + `","verdict":"confirmed","by":"` + by + `"}`
-		if tok := c.Publish(topic, 1, false, p); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		from := c
+		if strings.Contains(topic, "/from/") {
+			from = alice
+		}
+		if tok := from.Publish(topic, 1, false, p); !tok.WaitTimeout(30*time.Second) || tok.Error() != nil {
 			t.Fatal(tok.Error())
 		}
 	}
@@ -61,7 +74,7 @@ func TestMQTTFeedbackRateLimitedPerSender(t *testing.T) {
 		send(bed3+"/feedback", "Dr Bob")
 	}
 	// Every message is taken in before the clock moves on.
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		if s := m.Stats(); s.Labels+s.RateLimited == 7 {
 			break
 		} else if time.Now().After(deadline) {
@@ -76,7 +89,7 @@ func TestMQTTFeedbackRateLimitedPerSender(t *testing.T) {
 		select {
 		case lab := <-m.Labels():
 			senders = append(senders, lab.Sender+"/"+lab.By)
-		case <-time.After(5 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatalf("labels %v, want 6", senders)
 		}
 	}
@@ -86,7 +99,7 @@ func TestMQTTFeedbackRateLimitedPerSender(t *testing.T) {
 	}
 	refusals := map[string]alert.Ack{}
 	for len(refusals) < 2 {
-		r := waitFor(t, acks, 5*time.Second, "two refusals", func(r received) bool { return strings.Contains(string(r.payload), `"status":"refused"`) })
+		r := waitFor(t, acks, 30*time.Second, "two refusals", func(r received) bool { return strings.Contains(string(r.payload), `"status":"refused"`) })
 		a, err := alert.ParseAck(r.payload)
 		if err != nil {
 			t.Fatal(err)

@@ -109,6 +109,12 @@ func (s *Server) feedback(w http.ResponseWriter, r *http.Request, ss *session) {
 		return
 	}
 	topic := "ictal/" + s.cfg.Site + "/" + bedName + "/feedback"
+	if u := s.cfg.MQTT.Username; u != "" {
+		// Under the board's own MQTT name, which the broker's ACL lets
+		// nobody else use: the monitor then knows the feedback came
+		// through this board, and "by" says which clinician sent it.
+		topic += "/from/" + u
+	}
 	if code, err := s.publish(topic, p); err != nil {
 		rec.Action, rec.Reason = "feedback-failed", err.Error()
 		s.audit.write(rec)

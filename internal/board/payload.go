@@ -17,7 +17,8 @@ const (
 
 // parseTopic splits ictal/<site>/<bed>/<kind> for the board's site; ok is
 // false for another site, a bed that is not a sane identifier, or a kind
-// outside the contract.
+// outside the contract. Feedback on …/feedback/from/<user> has the kind
+// feedback.
 func parseTopic(site, topic string) (bed, kind string, ok bool) {
 	rest, found := strings.CutPrefix(topic, "ictal/"+site+"/")
 	if !found {
@@ -30,6 +31,11 @@ func parseTopic(site, topic string) (bed, kind string, ok bool) {
 	switch kind {
 	case kindAlert, kindEnd, kindStatus, kindScore, kindEvidence, kindFeedback, kindAck:
 		return bed, kind, true
+	}
+	// Feedback sent under the sender's MQTT name (…/feedback/from/<user>)
+	// is feedback like any other.
+	if user, found := strings.CutPrefix(kind, kindFeedback+"/from/"); found && validIdent(user) {
+		return bed, kindFeedback, true
 	}
 	return "", "", false
 }
