@@ -16,7 +16,8 @@ import (
 // 1 and returns once the broker acknowledged it, or an error.
 func runFeedback(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("feedback", "usage: ictal feedback -broker URL -site S -bed B (-confirm ID | -reject ID | -seizure START..END | -non-seizure START..END) [flags]\n"+
-		"Sends feedback with QoS 1 and waits for the broker's acknowledgement; prints the payload sent.", stderr)
+		"Sends feedback with QoS 1 and waits for the broker's acknowledgement; prints the payload sent.\n"+
+		"With -username it goes to …/feedback/from/<username>, so the monitor knows the sender.", stderr)
 	cf := addConnFlags(fs, "")
 	site := fs.String("site", "", "site of the bed (required)")
 	bed := fs.String("bed", "", "bed (required)")
@@ -66,6 +67,11 @@ func runFeedback(args []string, stdout, stderr io.Writer) error {
 		topic = "ictal/" + *site + "/" + *bed
 	}
 	topic = strings.TrimSuffix(topic, "/") + "/feedback"
+	if cf.username != "" {
+		// Under the sender's own name, which the broker's ACL keeps for
+		// that user: the monitor then knows who sent it.
+		topic += "/from/" + cf.username
+	}
 	cl, err := cf.connect("ictal-feedback", session{})
 	if err != nil {
 		return err

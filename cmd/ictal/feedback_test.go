@@ -13,10 +13,12 @@ import (
 
 func TestFeedbackSendsValidatedMessages(t *testing.T) {
 	b := testBroker(t)
-	got := make(chan []byte, 10)
+	got := make(chan paho.Message, 10)
 	sub := publisher(t, b.URL())
-	if tok := sub.Subscribe("ictal/ward-7/bed-3/feedback", 1, func(_ paho.Client, m paho.Message) { got <- m.Payload() }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-		t.Fatal(tok.Error())
+	for _, f := range []string{"ictal/ward-7/bed-3/feedback", "ictal/ward-7/bed-3/feedback/from/+"} {
+		if tok := sub.Subscribe(f, 1, func(_ paho.Client, m paho.Message) { got <- m }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatal(tok.Error())
+		}
 	}
 	id := alert.NewID()
 	start, end := time.Now().Add(-10*time.Minute).UTC().Format(time.RFC3339), time.Now().Add(-9*time.Minute).UTC().Format(time.RFC3339)
@@ -25,11 +27,13 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 		args    []string
 		id      string
 		seizure bool
+		topic   string
 	}{
-		{"confirm", []string{"-confirm", id}, id, true},
-		{"reject", []string{"-reject", id}, id, false},
-		{"seizure interval", []string{"-seizure", start + ".." + end}, "", true},
-		{"non-seizure interval", []string{"-non-seizure", start + ".." + end}, "", false},
+		{"confirm", []string{"-confirm", id}, id, true, "ictal/ward-7/bed-3/feedback"},
+		{"reject", []string{"-reject", id}, id, false, "ictal/ward-7/bed-3/feedback"},
+		{"seizure interval", []string{"-seizure", start + ".." + end}, "", true, "ictal/ward-7/bed-3/feedback"},
+		{"non-seizure interval", []string{"-non-seizure", start + ".." + end}, "", false, "ictal/ward-7/bed-3/feedback"},
+		{"under the sender's name", []string{"-username", "clinician-alice", "-confirm", id}, id, true, "ictal/ward-7/bed-3/feedback/from/clinician-alice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,7 +43,11 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 				t.Fatalf("%v\n%s", err, errb.String())
 			}
 			select {
-			case p := <-got:
+			case m := <-got:
+				p := m.Payload()
+				if m.Topic() != tt.topic {
+					t.Errorf("sent on %s, want %s", m.Topic(), tt.topic)
+				}
 				lab, err := alert.ParseFeedback(p, time.Now())
 				if err != nil {
 					t.Fatalf("%s: %v", p, err)
