@@ -23,7 +23,15 @@ type lateLabels struct {
 	ack        func(alert.Ack) // every label's answer, applied or refused
 	stats      *Stats
 	log        *slog.Logger
+	// stopping reports that the pipeline is shutting down: the loops that
+	// learn buffered windows stop between windows, leaving the rest
+	// unlearned, so a label over a long buffer cannot hold up a SIGTERM.
+	// Nil means never.
+	stopping func() bool
 }
+
+// stop reports whether the pipeline is stopping.
+func (l *lateLabels) stop() bool { return l.stopping != nil && l.stopping() }
 
 // drain applies the labels that have arrived.
 func (l *lateLabels) drain(now time.Duration) {
@@ -59,7 +67,16 @@ func (l *lateLabels) apply(lab alert.Label, now time.Duration) {
 		l.log.Warn("empty label interval dropped", slog.String("from", lab.From), slog.String("by", lab.By))
 		return
 	}
+	if l.stop() {
+		l.stats.LabelsUnused++
+		ack.Reason = "the monitor is shutting down; send it again once it is back"
+		l.log.Warn("label not applied: shutting down", slog.String("from", lab.From), slog.String("by", lab.By))
+		return
+	}
 	ack.Windows = l.learnSpan(a, b, lab.Seizure)
+	if l.stop() {
+		l.log.Warn("label applied in part: shutting down", slog.Int("windows", ack.Windows), slog.String("from", lab.From), slog.String("by", lab.By))
+	}
 	if ack.Windows == 0 {
 		l.stats.LabelsUnused++
 		ack.Reason = "covers no window still in the buffer (already labelled, gated, or older than the buffer)"
@@ -72,11 +89,12 @@ func (l *lateLabels) apply(lab alert.Label, now time.Duration) {
 }
 
 // learnSpan learns, with the given label, every buffered window not yet
-// learned that [a, b) covers by at least minOverlap of its length.
+// learned that [a, b) covers by at least minOverlap of its length; it
+// stops early, between windows, when the pipeline is stopping.
 func (l *lateLabels) learnSpan(a, b time.Duration, seizure bool) int {
 	set := &intervalSet{start: []time.Duration{a}, end: []time.Duration{b}}
 	learned := 0
-	for i := 0; i < l.buf.size; i++ {
+	for i := 0; i < l.buf.size && !l.stop(); i++ {
 		w := l.buf.at(i)
 		if w.learned {
 			continue
@@ -95,13 +113,13 @@ func (l *lateLabels) learnSpan(a, b time.Duration, seizure bool) int {
 // ageOut learns buffered windows older than the negative horizon that no
 // label covered as negatives, when that policy is on. ring.aged numbers
 // the first window not yet handled, so each call starts where the last
-// one stopped.
+// one stopped (or where the pipeline's stopping interrupted it).
 func (l *lateLabels) ageOut(now time.Duration) {
 	if l.horizon <= 0 {
 		return
 	}
 	oldest := l.buf.pushed - int64(l.buf.size) // number of the window at index 0
-	for i := int(max(l.buf.aged-oldest, 0)); i < l.buf.size; i++ {
+	for i := int(max(l.buf.aged-oldest, 0)); i < l.buf.size && !l.stop(); i++ {
 		w := l.buf.at(i)
 		if w.end > now-l.horizon {
 			return
