@@ -122,8 +122,9 @@ func TestLoadRefusesUnboundedConfig(t *testing.T) {
 		body := bad[:len(bad)-4]
 		binary.LittleEndian.PutUint32(bad[len(body):], crc32.Checksum(body, castagnoli))
 		_, err := Load(bad)
-		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "Config.C") {
-			t.Errorf("C = %g: Load error %v, want ErrCorrupt naming Config.C", c, err)
+		var ce *ConfigError
+		if !errors.Is(err, ErrCorrupt) || !errors.As(err, &ce) || ce.Field != "C" || !strings.Contains(err.Error(), "want a cost in") {
+			t.Errorf("C = %g: Load error %v, want ErrCorrupt and a ConfigError for C", c, err)
 		}
 	}
 }
