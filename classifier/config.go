@@ -78,8 +78,9 @@ const (
 	// algorithms are held to the same amount again (syntheticCap), so one
 	// Learn costs at most 2·MaxLearnWork units. BenchmarkLearnBound
 	// measures 0.5 to 2 ns per unit on one core of the development
-	// machine (the worst valid Learn it found took 71 ms, an SBO1 of qda
-	// at d = 345 whose synthetic draws hit the cap): 2²⁶ units make a
+	// machine (the worst valid Learns it found took 35 to 37 ms, 71 ms on
+	// a machine shared with other jobs: SBO1 of 1024 nb members, or of qda
+	// at d = 345, whose synthetic draws hit the cap): 2²⁶ units make a
 	// worst Learn of at most about 0.25 s there and
 	// under a second on the ARM boards, so a pipeline checks for SIGTERM
 	// between windows in time to write its checkpoint before systemd's
