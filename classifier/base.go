@@ -1,15 +1,25 @@
 package classifier
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // BaseLearner is one of the weighted incremental base learners (Gaussian
 // naive Bayes, LDA, QDA) on its own, for code that builds ensembles
 // outside this package, such as the batch counterparts in
 // classifier/batch. It is lossless: Learn(x, y, k) equals k calls of
 // Learn(x, y, 1) when Beta is 1.
+//
+// Predict and LogOdds are not read-only: the first call after a Learn
+// refreshes the learner's caches, and qda works in a scratch vector of
+// its own. A BaseLearner shared between goroutines is therefore scored
+// with PredictShared, after Prepare; no method may run concurrently with
+// Learn or Prepare.
 type BaseLearner struct {
-	h learner
-	d int
+	h        learner
+	d        int
+	prepared bool // Prepare was called after the last Learn
 }
 
 // NewBaseLearner returns an untrained base learner of the named kind ("nb",
@@ -42,7 +52,37 @@ func (b *BaseLearner) Learn(x []float64, positive bool, w float64) error {
 		return fmt.Errorf("%w: weight %g", ErrInput, w)
 	}
 	b.h.learn(x, positive, w)
+	b.prepared = false
 	return nil
+}
+
+// Prepare brings the learner's caches up to date, so that PredictShared
+// may then be called from any number of goroutines at once, until the
+// next Learn.
+func (b *BaseLearner) Prepare() {
+	b.h.prepare()
+	b.prepared = true
+}
+
+// ErrNotPrepared is returned by PredictShared when Learn was called after
+// the last Prepare (or Prepare never was).
+var ErrNotPrepared = errors.New("classifier: PredictShared on a base learner not prepared since its last Learn")
+
+// PredictShared is Predict for a learner shared between goroutines: after
+// Prepare and until the next Learn it only reads the learner, working in
+// scratch, which the caller owns (one per goroutine, at least the
+// learner's dimension long). It returns the same prediction as Predict.
+func (b *BaseLearner) PredictShared(x, scratch []float64) (bool, error) {
+	if err := checkInput(x, b.d); err != nil {
+		return false, err
+	}
+	if !b.prepared {
+		return false, ErrNotPrepared
+	}
+	if len(scratch) < b.d {
+		return false, fmt.Errorf("classifier: PredictShared scratch of %d numbers, want at least %d", len(scratch), b.d)
+	}
+	return b.h.logOddsShared(x, scratch) > 0, nil
 }
 
 // Predict returns the learner's class for x: true when the log-odds are

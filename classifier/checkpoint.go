@@ -90,7 +90,11 @@ func (e *ensemble) MarshalBinary() ([]byte, error) {
 // truncated, corrupted or inconsistent checkpoint gives an error wrapping
 // ErrCorrupt (or ErrVersion) that says what is wrong and at which byte;
 // Load never panics and allocates the model only after the checkpoint's
-// size has been checked against its configuration.
+// size has been checked against its configuration. A configuration that
+// New would refuse, such as a cost beyond MaxCost or a model beyond
+// MaxLearnWork, is refused here too, even under a valid checksum (the
+// error also wraps the *ConfigError naming the setting): every model Load
+// returns learns in bounded time.
 func Load(data []byte) (Model, error) {
 	if len(data) < len(checkpointMagic)+8+4 {
 		return nil, fmt.Errorf("%w: %d bytes is too short for a checkpoint", ErrCorrupt, len(data))
@@ -126,7 +130,9 @@ func Load(data []byte) (Model, error) {
 	c.Features, c.Members, c.Neighbors, c.Memory = int(ints[0]), int(ints[1]), int(ints[2]), int(ints[3])
 	eff, a, ns, err := c.withDefaults()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		// Damage, or a setting beyond this build's limits (MaxCost,
+		// MaxLearnWork, ...): the *ConfigError says which.
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	if eff != c {
 		return nil, fmt.Errorf("%w: configuration is not in effective form", ErrCorrupt)

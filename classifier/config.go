@@ -1,7 +1,7 @@
 package classifier
 
 import (
-	"math"
+	"fmt"
 	"strings"
 )
 
@@ -47,31 +47,96 @@ const (
 	DefaultCRatio = 1.0
 )
 
-// Limits that keep a model (and a checkpoint being loaded) to a sane size.
+// Limits that keep a model (and a checkpoint being loaded) to a sane size
+// and every Learn and Score to a bounded amount of work, whatever the
+// stream: New and Load refuse a Config outside them.
 const (
 	MaxFeatures  = 4096
 	MaxMembers   = 1024
 	MaxNeighbors = 256
 	MaxMemory    = 1 << 20
 	maxStateSize = 1<<31 - 1 // bytes of encoded state
+
+	// MaxCost bounds the costs: C, CP and CN must lie in
+	// [1/MaxCost, MaxCost]. SMOTEBagging and SMOTEBoost 3 make about C
+	// synthetic positives per member for each positive, so the cost of
+	// one Learn grows with C. The paper's range for C runs from 1 to the
+	// class ratio, and the ratios it covers are far below the bound: its
+	// KEEL data sets go up to about 1:130 and its SINE streams are 1:90;
+	// seizure windows in long-term EEG are about 1:100 to 1:500 (CHB-MIT
+	// has about 1:300 overall), and 1:1000 is one seizure minute in about
+	// 17 hours. AC2 and CSB2 use C_P = 1 and C_N in [0.1, 1]; the
+	// reciprocal bound leaves three decades below 1 for any of them.
+	MaxCost = 1000
+
+	// MaxLearnWork bounds the work of one Learn or Score, in numbers of
+	// the model's state read or written: Members times the size of one
+	// learner (a member's update and prediction are linear in its state:
+	// O(d) numbers for nb, O(d²) for lda and qda), plus, for SMOTE
+	// algorithms, Memory × (Features + Neighbors) for the neighbour search
+	// that follows each stored positive. The synthetic examples of SMOTE
+	// algorithms are held to the same amount again (syntheticCap), so one
+	// Learn costs at most 2·MaxLearnWork units. BenchmarkLearnBound
+	// measures 0.5 to 2 ns per unit on one core of the development
+	// machine (the worst valid Learns it found took 35 to 37 ms, 71 ms on
+	// a machine shared with other jobs: SBO1 of 1024 nb members, or of qda
+	// at d = 345, whose synthetic draws hit the cap): 2²⁶ units make a
+	// worst Learn of at most about 0.25 s there and
+	// under a second on the ARM boards, so a pipeline checks for SIGTERM
+	// between windows in time to write its checkpoint before systemd's
+	// stop timeout. The paper's settings (M = 10, d up to a few hundred,
+	// qda included) are far below it; what it refuses are models such as
+	// 64 qda members at 1024 features.
+	MaxLearnWork = 1 << 26
+
+	// maxSyntheticPerMember bounds the synthetic positives a member
+	// trains on in one Learn, whatever the Poisson mean (SBO1's and
+	// SBO2's grow with the class ratio seen so far, SBO3's with the
+	// boosting weight λ). At C = MaxCost, SMOTEBagging's mean (1−a)·C is
+	// below MaxCost, and the bound, twice that, is more than 30 standard
+	// deviations above it: it binds on no setting of the paper's. It is
+	// lowered further for large learners (see syntheticCap).
+	maxSyntheticPerMember = 2 * MaxCost
 )
 
+// learnWork returns the work of one Learn or Score of c without its
+// synthetic examples, in the units of MaxLearnWork.
+func learnWork(c Config, a algo) int64 {
+	w := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features)/8)
+	if a.smote() {
+		w += int64(c.Memory) * int64(c.Features+c.Neighbors)
+	}
+	return w
+}
+
+// syntheticCap returns how many synthetic positives one member trains on
+// per Learn at most: maxSyntheticPerMember, lowered so that the
+// synthetic examples of all members together cost at most MaxLearnWork,
+// but at least 1.
+func syntheticCap(c Config) int {
+	per := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features)/8)
+	return int(max(1, min(maxSyntheticPerMember, MaxLearnWork/per)))
+}
+
 // Config selects and parameterises an online ensemble. Zero values mean the
-// defaults above; Features must be set.
+// defaults above; Features must be set. Besides each field's range, the
+// work of one Learn or Score (Members, Learner, Features and, for SMOTE
+// algorithms, Memory and Neighbors together) must stay within
+// MaxLearnWork.
 type Config struct {
 	Algorithm string  // one of Algorithms, optionally prefixed "ns"
 	Learner   string  // "nb" (default), "lda" or "qda"
 	Features  int     // dimension d of the feature vectors
-	Members   int     // ensemble size M
-	C         float64 // resampling cost of UOB, SB, RUS1–3, SBO1–3
-	CP, CN    float64 // misclassification costs of AC2 and CSB2
+	Members   int     // ensemble size M, 1..MaxMembers
+	C         float64 // resampling cost of UOB, SB, RUS1–3, SBO1–3, in [1/MaxCost, MaxCost]
+	CP, CN    float64 // misclassification costs of AC2 and CSB2, in [1/MaxCost, MaxCost]
 	// Beta is the forgetting factor in (0, 1]. It applies to the base
 	// learners of every algorithm; the ns variants also apply it to the
 	// ensemble's running sums (λ counters and class counts). Zero means 1
 	// (no forgetting), or DefaultNSBeta for an ns variant.
 	Beta      float64
-	Neighbors int    // SMOTE k
-	Memory    int    // capacity of the online SMOTE positive memory
+	Neighbors int    // SMOTE k, 1..MaxNeighbors
+	Memory    int    // capacity of the online SMOTE positive memory, 2..MaxMemory
 	Seed      uint64 // seed of every random stream of the model
 }
 
@@ -123,10 +188,11 @@ func defaultCount(field string, v *int, def, lo, hi int) error {
 	return nil
 }
 
-// checkCost checks that v, the value of field, is a finite cost > 0.
+// checkCost checks that v, the value of field, is a cost in
+// [1/MaxCost, MaxCost].
 func checkCost(field string, v float64) error {
-	if !(v > 0) || math.IsInf(v, 0) {
-		return configErr(field, v, "want a finite cost > 0")
+	if !(v >= 1.0/MaxCost && v <= MaxCost) {
+		return configErr(field, v, "want a cost in [%g, %d]", 1.0/MaxCost, MaxCost)
 	}
 	return nil
 }
@@ -195,6 +261,14 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 	if size > maxStateSize {
 		return c, 0, false, configErr("", nil, "%s with %d members of %s at %d features needs %d bytes of state, over the %d limit",
 			c.Algorithm, c.Members, c.Learner, c.Features, size, maxStateSize)
+	}
+	if w := learnWork(c, a); w > MaxLearnWork {
+		what := ""
+		if a.smote() {
+			what = fmt.Sprintf(" and a SMOTE memory of %d with %d neighbours", c.Memory, c.Neighbors)
+		}
+		return c, 0, false, configErr("", nil, "%s with %d members of %s at %d features%s needs %d units of work per example, over the %d limit (MaxLearnWork)",
+			c.Algorithm, c.Members, c.Learner, c.Features, what, w, MaxLearnWork)
 	}
 	return c, a, ns, nil
 }

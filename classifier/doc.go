@@ -57,4 +57,17 @@
 //
 // Learn and Score allocate nothing. Both reject a vector of the wrong
 // dimension or with a NaN or infinite element, leaving the model unchanged.
+//
+// # Bounded work
+//
+// Every setting that one Learn's work is proportional to is bounded when
+// a Config is validated, by New and by Load alike: the costs lie in
+// [1/MaxCost, MaxCost], and Members, the learner's size and the SMOTE
+// memory's neighbour search together within MaxLearnWork. The number of
+// synthetic positives a member trains on per Learn is cut at a cap that
+// keeps their total within MaxLearnWork too, whatever the Poisson means
+// the stream drives them to (SBO1's grows with the class ratio seen). A
+// Learn therefore takes a bounded time whatever the configuration,
+// checkpoint or stream, and a caller that checks for cancellation between
+// examples stops promptly.
 package classifier

@@ -42,8 +42,9 @@ type ensemble struct {
 	nPos, nNeg float64
 	examples   uint64
 
-	mem *smoteMemory // SB and SBO1–3 only
-	xs  []float64    // synthetic example
+	mem      *smoteMemory // SB and SBO1–3 only
+	xs       []float64    // synthetic example
+	synthCap int          // synthetic positives per member per Learn at most (syntheticCap)
 
 	// Score's memo: the last scored vector and each member's prediction
 	// of it at the member's version then. Learn on the same vector (the
@@ -75,6 +76,7 @@ func newEnsemble(cfg Config, a algo, ns bool, mk func(m int) learner) *ensemble 
 	if a.smote() {
 		e.mem = newSMOTEMemory(cfg.Features, cfg.Memory, cfg.Neighbors)
 		e.xs = make([]float64, cfg.Features)
+		e.synthCap = syntheticCap(cfg)
 	}
 	return e
 }
@@ -157,7 +159,13 @@ func (mb *member) train(x []float64, positive bool, k int) {
 // the latest stored positive (Alg. onlinesmote), each a new interpolation.
 // When the memory holds no distinct neighbour of that positive yet, no
 // synthetic example can be made and none is presented.
+//
+// k is cut to e.synthCap (see syntheticCap): each synthetic example is a
+// learner update of its own, and a Poisson mean that grows with the class
+// ratio seen (SBO1, SBO2) or with λ (SBO3) must not make one Learn
+// unbounded. The cut binds on no setting of the paper's.
 func (e *ensemble) trainSynthetic(mb *member, k int) {
+	k = min(k, e.synthCap)
 	for i := 0; i < k; i++ {
 		if !e.mem.synthesize(e.xs, &mb.rng) {
 			return

@@ -350,15 +350,23 @@ func (l *lda) refresh() {
 	l.dirty = false
 }
 
+func (l *lda) prepare() {
+	if l.dirty && l.pw[clsPos] > 0 && l.pw[clsNeg] > 0 {
+		l.refresh()
+	}
+}
+
 func (l *lda) logOdds(x []float64) float64 {
+	l.prepare()
+	return l.logOddsShared(x, nil)
+}
+
+func (l *lda) logOddsShared(x, _ []float64) float64 {
 	if !(l.pw[clsPos] > 0) {
 		return math.Inf(-1)
 	}
 	if !(l.pw[clsNeg] > 0) {
 		return math.Inf(1)
-	}
-	if l.dirty {
-		l.refresh()
 	}
 	w := l.w
 	m := l.m[:len(w)]

@@ -21,6 +21,15 @@ type learner interface {
 	// only positives have been seen, −Inf when only negatives (or
 	// nothing) have been seen, and never NaN.
 	logOdds(x []float64) float64
+	// prepare brings the caches that logOdds fills on its first call
+	// after a change up to date. Until the next learn or decode,
+	// logOddsShared then only reads the learner.
+	prepare()
+	// logOddsShared is logOdds for callers that share the learner between
+	// goroutines: after prepare, it writes nothing of the learner, using
+	// the caller's scratch z (at least the dimension long) instead of the
+	// learner's own. Without prepare its result is undefined.
+	logOddsShared(x, z []float64) float64
 	// predict returns h_m(x): true (positive) when logOdds(x) > 0. Ties and
 	// an untrained learner predict negative.
 	predict(x []float64) bool

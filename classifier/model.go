@@ -7,8 +7,18 @@ import (
 )
 
 // Model is an online binary classifier: it scores a feature vector, learns
-// from a labelled one, and serialises its complete state. A Model is not
-// safe for concurrent use.
+// from a labelled one, and serialises its complete state.
+//
+// A Model is not safe for concurrent use, with two exceptions: Config may
+// be called from any goroutine at any time (the configuration never
+// changes), and MarshalBinary calls may overlap one another (and Config),
+// as they only read the state. Score is not a reader: it refreshes the
+// base learners' cached constants, works in their scratch vectors and
+// records the predictions that Learn then reuses, so a Score must not
+// overlap another Score, a Learn or a MarshalBinary, and neither may a
+// Learn. Distinct Models share no mutable state, so each may have a
+// goroutine of its own; to score one model from several goroutines, give
+// each a copy (Load of its MarshalBinary) or serialise the calls.
 type Model interface {
 	// Learn trains the model on x with its label. A wrong dimension, NaN
 	// or Inf is an error and leaves the model unchanged. It allocates

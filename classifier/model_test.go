@@ -34,6 +34,14 @@ func TestConfigValidation(t *testing.T) {
 		{"neighbors", Config{Algorithm: "SB", Features: 4, Neighbors: -3}, "Config.Neighbors"},
 		{"memory", Config{Algorithm: "SB", Features: 4, Memory: 1}, "Config.Memory"},
 		{"model too large", Config{Algorithm: "UOB", Learner: "qda", Features: MaxFeatures, Members: MaxMembers}, "needs"},
+		{"C at the bound", Config{Algorithm: "SB", Features: 4, C: MaxCost}, ""},
+		{"C at the lower bound", Config{Algorithm: "SBO1", Features: 4, C: 1.0 / MaxCost}, ""},
+		{"C above the bound", Config{Algorithm: "SB", Features: 4, C: 1e10}, "Config.C"},
+		{"C below the bound", Config{Algorithm: "SBO1", Features: 4, C: 1e-10}, "Config.C"},
+		{"CP above the bound", Config{Algorithm: "AC2", Features: 4, CP: 2 * MaxCost}, "Config.CP"},
+		{"CN below the bound", Config{Algorithm: "CSB2", Features: 4, CN: 1e-4}, "Config.CN"},
+		{"members × qda over the work bound", Config{Algorithm: "UOB", Learner: "qda", Features: 1024, Members: 128}, "units of work"},
+		{"SMOTE memory over the work bound", Config{Algorithm: "SB", Features: 2048, Memory: 1 << 16}, "units of work"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

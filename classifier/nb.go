@@ -178,22 +178,31 @@ func (n *nb) constant() float64 {
 	return detmath.Log(r) + float64(e*math.Ln2) + float64(0.5*(n.px[clsPos]-n.px[clsNeg]))
 }
 
+func (n *nb) prepare() {
+	if n.c0ok || !(n.pw[clsPos] > 0) || !(n.pw[clsNeg] > 0) {
+		return
+	}
+	if n.dirty[clsPos] {
+		n.refresh(clsPos)
+	}
+	if n.dirty[clsNeg] {
+		n.refresh(clsNeg)
+	}
+	n.c0 = n.constant()
+	n.c0ok = true
+}
+
 func (n *nb) logOdds(x []float64) float64 {
+	n.prepare()
+	return n.logOddsShared(x, nil)
+}
+
+func (n *nb) logOddsShared(x, _ []float64) float64 {
 	if !(n.pw[clsPos] > 0) {
 		return math.Inf(-1)
 	}
 	if !(n.pw[clsNeg] > 0) {
 		return math.Inf(1)
-	}
-	if !n.c0ok {
-		if n.dirty[clsPos] {
-			n.refresh(clsPos)
-		}
-		if n.dirty[clsNeg] {
-			n.refresh(clsNeg)
-		}
-		n.c0 = n.constant()
-		n.c0ok = true
 	}
 	mp, hp := n.mu[clsPos], n.half[clsPos]
 	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]

@@ -55,6 +55,9 @@ func (s *scriptLearner) logOdds(x []float64) float64 {
 	return -1
 }
 
+func (s *scriptLearner) prepare()                             {}
+func (s *scriptLearner) logOddsShared(x, _ []float64) float64 { return s.logOdds(x) }
+
 func (s *scriptLearner) encodedLen() int              { return 0 }
 func (s *scriptLearner) appendBinary(b []byte) []byte { return b }
 func (s *scriptLearner) decode(*decoder) error        { return nil }

@@ -141,9 +141,9 @@ func (q *qda) refresh() {
 	q.dirty = false
 }
 
-// quad returns (x − μ_c)ᵀ Σ_c⁻¹ (x − μ_c).
-func (q *qda) quad(c int, x []float64) float64 {
-	mu, z := q.mu[c], q.z
+// quad returns (x − μ_c)ᵀ Σ_c⁻¹ (x − μ_c), using z as scratch.
+func (q *qda) quad(c int, x, z []float64) float64 {
+	mu := q.mu[c]
 	x = x[:len(mu)]
 	z = z[:len(mu)]
 	for j, xj := range x {
@@ -152,17 +152,25 @@ func (q *qda) quad(c int, x []float64) float64 {
 	return forwardSolve(q.f[c].l, q.d, z) * (q.t[c] / q.f[c].s)
 }
 
+func (q *qda) prepare() {
+	if q.dirty && q.pw[clsPos] > 0 && q.pw[clsNeg] > 0 {
+		q.refresh()
+	}
+}
+
 func (q *qda) logOdds(x []float64) float64 {
+	q.prepare()
+	return q.logOddsShared(x, q.z)
+}
+
+func (q *qda) logOddsShared(x, z []float64) float64 {
 	if !(q.pw[clsPos] > 0) {
 		return math.Inf(-1)
 	}
 	if !(q.pw[clsNeg] > 0) {
 		return math.Inf(1)
 	}
-	if q.dirty {
-		q.refresh()
-	}
-	return q.c0 - float64(0.5*q.quad(clsPos, x)) + float64(0.5*q.quad(clsNeg, x))
+	return q.c0 - float64(0.5*q.quad(clsPos, x, z)) + float64(0.5*q.quad(clsNeg, x, z))
 }
 
 func (q *qda) predict(x []float64) bool { return q.logOdds(x) > 0 }

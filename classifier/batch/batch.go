@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/ictal/ictal/classifier"
 )
@@ -22,13 +23,17 @@ var (
 )
 
 // Model is a trained batch ensemble. Its Score has the semantics of the
-// online ensembles' Score. A Model is safe for concurrent Score calls.
+// online ensembles' Score. A Model never changes after Train: any number
+// of goroutines may call Score and Config at once (its members are
+// prepared by Train and scored with BaseLearner.PredictShared, each call
+// with its own scratch).
 type Model struct {
 	cfg      classifier.Config
 	boosting bool
 	members  []*classifier.BaseLearner
 	alpha    []float64     // vote weights (boosting only)
 	stats    []memberStats // what each member was trained on
+	scratch  sync.Pool     // *[]float64 of cfg.Features, for PredictShared
 }
 
 // memberStats records one member's training set and error, for tests and
@@ -105,6 +110,9 @@ func Train(cfg classifier.Config, X [][]float64, y []bool) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, h := range m.members {
+		h.Prepare() // Score only reads them from here on
+	}
 	return m, nil
 }
 
@@ -112,9 +120,15 @@ func Train(cfg classifier.Config, X [][]float64, y []bool) (*Model, error) {
 // or a NaN or infinite element is an error wrapping classifier.ErrInput.
 // Score > 0.5 is the ensemble's positive decision.
 func (m *Model) Score(x []float64) (float64, error) {
+	z, _ := m.scratch.Get().(*[]float64)
+	if z == nil {
+		s := make([]float64, m.cfg.Features)
+		z = &s
+	}
+	defer m.scratch.Put(z)
 	var votes, sum, plain float64
 	for i, h := range m.members {
-		p, err := h.Predict(x)
+		p, err := h.PredictShared(x, *z)
 		if err != nil {
 			return 0, err
 		}

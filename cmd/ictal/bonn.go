@@ -274,7 +274,7 @@ func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFl
 			if err != nil {
 				return nil, err
 			}
-			if model, err = classifier.New(mf.classifierConfig(d)); err != nil {
+			if model, err = mf.newModel(d); err != nil {
 				return nil, err
 			}
 		}

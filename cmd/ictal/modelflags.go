@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -59,6 +60,30 @@ func (m *modelFlags) add(fs *flag.FlagSet) {
 func (m *modelFlags) classifierConfig(d int) classifier.Config {
 	return classifier.Config{Algorithm: m.alg, Learner: m.learner, Features: d, Members: m.members,
 		C: m.c, CP: m.cp, CN: m.cn, Beta: m.beta, Seed: m.seed}
+}
+
+// flagOf names the command-line flag of each classifier.Config field
+// that has one; Features comes from the recording and the channel and
+// feature flags.
+var flagOf = map[string]string{
+	"Algorithm": "-algorithm", "Learner": "-learner", "Members": "-members",
+	"C": "-c", "CP": "-cp", "CN": "-cn", "Beta": "-beta", "Seed": "-seed",
+	"Features": "features per window (from the channels and feature flags)",
+}
+
+// newModel returns an untrained model for d features. A configuration
+// error names the flag (or, for a limit on the settings together, says
+// so), never a Go field.
+func (m *modelFlags) newModel(d int) (classifier.Model, error) {
+	model, err := classifier.New(m.classifierConfig(d))
+	var ce *classifier.ConfigError
+	if errors.As(err, &ce) {
+		if f, ok := flagOf[ce.Field]; ok {
+			return nil, fmt.Errorf("%s %v: %s", f, ce.Value, ce.Reason)
+		}
+		return nil, fmt.Errorf("classifier flags: %s", ce.Reason)
+	}
+	return model, err
 }
 
 func (m *modelFlags) features() features.Config {

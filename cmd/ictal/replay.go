@@ -91,7 +91,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 // recordings of the model loaded.
 func replayModel(modelPath, path string, want modelfile.Meta, mf *modelFlags, stderr io.Writer) (classifier.Model, modelfile.Meta, error) {
 	if modelPath == "" {
-		m, err := classifier.New(mf.classifierConfig(want.Features.Dim))
+		m, err := mf.newModel(want.Features.Dim)
 		return m, want, err
 	}
 	meta, model, err := modelfile.ReadFile(modelPath)

@@ -96,7 +96,7 @@ func trainModel(model classifier.Model, meta *modelfile.Meta, r acquire.Source, 
 		}
 		return model, nil
 	}
-	if model, err = classifier.New(mf.classifierConfig(want.Features.Dim)); err != nil {
+	if model, err = mf.newModel(want.Features.Dim); err != nil {
 		return nil, err
 	}
 	*meta = want

@@ -88,6 +88,8 @@ func TestTOMLKeys(t *testing.T) {
 	}{
 		{"[classifier]\nmembers = 5000\n", "classifier.members: 5000: want 1..1024"},
 		{"[classifier]\nneighbors = -3\n", "classifier.neighbors: -3"},
+		{"[classifier]\nalgorithm = \"SB\"\nc = 1e10\n", "classifier.c: 1e+10: want a cost in [0.001, 1000]"},
+		{"[classifier]\nalgorithm = \"AC2\"\ncn = 1e-6\n", "classifier.cn: 1e-06: want a cost in [0.001, 1000]"},
 		{"[decision]\nquiet = \"-1s\"\n", "decision.quiet: -1s"},
 		{"[learning]\nmin_overlap = 2.0\n", "learning.min_overlap: 2"},
 		{"[checkpoint]\nevery = \"1ms\"\n", "checkpoint.every: 1ms"},

@@ -32,7 +32,15 @@ type lateLabels struct {
 	ack         func(alert.Ack) // every label's answer, applied or refused
 	stats       *Stats
 	log         *slog.Logger
+	// stopping reports that the pipeline is shutting down: the loops that
+	// learn buffered windows stop between windows, leaving the rest
+	// unlearned, so labels over a long buffer cannot hold up a SIGTERM.
+	// Nil means never.
+	stopping func() bool
 }
+
+// stop reports whether the pipeline is stopping.
+func (l *lateLabels) stop() bool { return l.stopping != nil && l.stopping() }
 
 // drain applies the labels that have arrived.
 func (l *lateLabels) drain(now time.Duration) {
@@ -65,18 +73,26 @@ func (l *lateLabels) learn(w *window) {
 	l.pending--
 }
 
-// finalise learns the claimed windows whose grace period is over at now.
+// finalise learns the claimed windows whose grace period is over at now;
+// it stops between windows when the pipeline is stopping.
 func (l *lateLabels) finalise(now time.Duration) {
-	for i := 0; l.pending > 0 && i < l.buf.size; i++ {
+	for i := 0; l.pending > 0 && i < l.buf.size && !l.stop(); i++ {
 		if w := l.buf.at(i); w.claim.set && !w.learned && w.claim.due <= now {
 			l.learn(w)
 		}
 	}
 }
 
-// finaliseAll learns every pending window, when the pipeline stops: the
+// finaliseAll learns every pending window when the recording ends: the
 // labels were accepted, and the grace period ends with the monitoring.
-func (l *lateLabels) finaliseAll() { l.finalise(math.MaxInt64) }
+// When Run's context is done (SIGTERM) it learns none, so that shutdown
+// is not held up, and says how many labelled windows go unlearned.
+func (l *lateLabels) finaliseAll() {
+	l.finalise(math.MaxInt64)
+	if l.pending > 0 {
+		l.log.Warn("labelled windows not learned: shutting down within their grace period", slog.Int("windows", l.pending))
+	}
+}
 
 // apply claims the buffered windows lab covers and acknowledges it, or
 // refuses it: an unknown alert, an interval longer than maxInterval or
@@ -115,6 +131,10 @@ func (l *lateLabels) apply(lab alert.Label, now time.Duration) {
 			"(labels are final learning.grace %v after they arrive and cannot be undone; restoring the checkpoint from before it can)",
 			labelName(c.seizure), who(c.by, c.sender), n, l.wall(c.due).UTC().Format(time.RFC3339), l.grace),
 			slog.Duration("start", a), slog.Duration("end", b))
+		return
+	}
+	if l.stop() {
+		refuse("label not applied: shutting down", "the monitor is shutting down; send it again once it is back")
 		return
 	}
 	taken, replaced, prev := l.claim(a, b, claim{set: true, seizure: lab.Seizure, due: now + l.grace, start: a, end: b, by: lab.By, sender: lab.Sender})
@@ -209,13 +229,14 @@ func who(by, sender string) string {
 // ageOut learns buffered windows older than the negative horizon that no
 // label covered as negatives, when that policy is on. ring.aged numbers
 // the first window not yet handled, so each call starts where the last
-// one stopped. A window a label claims is left to its label.
+// one stopped (or where the pipeline's stopping interrupted it). A window
+// a label claims is left to its label.
 func (l *lateLabels) ageOut(now time.Duration) {
 	if l.horizon <= 0 {
 		return
 	}
 	oldest := l.buf.pushed - int64(l.buf.size) // number of the window at index 0
-	for i := int(max(l.buf.aged-oldest, 0)); i < l.buf.size; i++ {
+	for i := int(max(l.buf.aged-oldest, 0)); i < l.buf.size && !l.stop(); i++ {
 		w := l.buf.at(i)
 		if w.end > now-l.horizon {
 			return

@@ -81,6 +81,7 @@ type Pipeline struct {
 	state    alert.State
 	wall0    time.Time
 	lastCkpt time.Time
+	ctx      context.Context // Run's; nil before Run
 	now      func() time.Time
 	stats    Stats
 	ready    bool
@@ -158,7 +159,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		p.late = &lateLabels{buf: newRing(int(c.Learning.Buffer/step)+1, ext.Dim()), in: p.labelC,
 			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, maxInterval: c.Learning.MaxInterval,
 			grace: c.Learning.Grace, events: p.ev, offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, wall: p.wall,
-			train: p.train, ack: p.ack, stats: &p.stats, log: log}
+			train: p.train, ack: p.ack, stats: &p.stats, log: log, stopping: p.stopping}
 	}
 	return p, nil
 }
@@ -209,7 +210,14 @@ func (p *Pipeline) wall(d time.Duration) time.Time { return p.wall0.Add(d) }
 // Run reads the source until it ends (io.EOF: nil), ctx is done (nil) or it
 // fails (the error). It finishes an event in progress, calls the
 // checkpoint hook, and leaves the sinks open (their owner closes them).
+//
+// ctx is checked before every frame and, while late labels make it learn
+// many buffered windows at once, before every window it learns, so the
+// longest it goes on after ctx is done is one frame's processing or one
+// Learn (bounded by the classifier's Config validation, see
+// classifier.MaxLearnWork), and then the final checkpoint.
 func (p *Pipeline) Run(ctx context.Context) error {
+	p.ctx = ctx
 	p.wall0 = p.info.Start
 	if p.wall0.IsZero() {
 		p.wall0 = p.now()
@@ -263,6 +271,9 @@ func (p *Pipeline) step() (done bool, err error) {
 	}
 	return false, nil
 }
+
+// stopping reports whether Run's context is done.
+func (p *Pipeline) stopping() bool { return p.ctx != nil && p.ctx.Err() != nil }
 
 // frameEnd is the offset of the end of the latest frame.
 func (p *Pipeline) frameEnd() time.Duration { return p.frame.Time + p.period }
