@@ -35,6 +35,9 @@ func TestNewMQTTRejectsBadConfig(t *testing.T) {
 		{"empty password file", "first line empty", func(c *Config) { c.Username, c.PasswordFile = "u", pw }},
 		{"password without username", "without a username", func(c *Config) { c.Password = "p" }},
 		{"negative queue", "queue size", func(c *Config) { c.QueueSize = -1 }},
+		{"bed over the topic limit", "bed 70000: bytes long", func(c *Config) { c.Bed = strings.Repeat("b", 70000) }},
+		{"site over the topic limit", "site 65530: bytes long", func(c *Config) { c.Site = strings.Repeat("s", 65530) }},
+		{"prefix over the topic limit", "prefix 65530: bytes long", func(c *Config) { c.Prefix = strings.Repeat("p", 65530) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
