@@ -34,11 +34,21 @@ func TestCommands(t *testing.T) {
 	if code := run([]string{"config"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "[classifier]") {
 		t.Errorf("config: %d", code)
 	}
-	p := filepath.Join(t.TempDir(), "ictald.toml")
-	os.WriteFile(p, out.Bytes(), 0o600)
+	// The sample with its state directory here (systemd creates
+	// /var/lib/ictald when the unit starts; check wants it to exist).
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ictald.toml")
+	os.WriteFile(p, bytes.ReplaceAll(out.Bytes(), []byte("/var/lib/ictald"), []byte(dir)), 0o600)
 	out.Reset()
 	if code := run([]string{"check", "-config", p}, &out, &errb); code != 0 {
 		t.Errorf("check of the sample: %d %s", code, errb.String())
+	}
+	// check runs run's checks, past the file's values: a checkpoint path
+	// that is a directory is refused.
+	os.WriteFile(p, []byte("[source]\ntype = \"synth\"\n[checkpoint]\npath = \""+dir+"\"\n"), 0o600)
+	errb.Reset()
+	if code := run([]string{"check", "-config", p}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "checkpoint.path") {
+		t.Errorf("check of a checkpoint directory: %d %s", code, errb.String())
 	}
 	os.WriteFile(p, []byte("[source]\ntype = \"synth\"\n[decision]\nk = 9\n"), 0o600)
 	errb.Reset()
