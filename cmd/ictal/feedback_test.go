@@ -15,7 +15,7 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 	b := testBroker(t)
 	got := make(chan []byte, 10)
 	sub := publisher(t, b.URL())
-	if tok := sub.Subscribe("ictal/ward-7/bed-3/feedback", 1, func(_ paho.Client, m paho.Message) { got <- m.Payload() }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+	if tok := sub.Subscribe("ictal/ward-7/bed-3/feedback", 1, func(_ paho.Client, m paho.Message) { got <- m.Payload() }); !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
 		t.Fatal(tok.Error())
 	}
 	id := alert.NewID()
@@ -50,8 +50,8 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 				if strings.TrimSpace(out.String()) != string(p) {
 					t.Errorf("printed %q, sent %q", out.String(), p)
 				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("nothing received")
+			case <-time.After(hangGuard):
+				t.Fatalf("nothing received in %v", hangGuard)
 			}
 		})
 	}

@@ -18,6 +18,10 @@ import (
 	"github.com/ictal/ictal/internal/syncbuf"
 )
 
+// hangGuard bounds waits for things that must happen: far longer than
+// they take on any machine, so that only a hang trips it.
+const hangGuard = time.Minute
+
 func freePort(t *testing.T) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -53,7 +57,7 @@ listen = "`+addr+`"
 	}
 	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard) // the test cancels it when done
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, cfg, log, Options{}) }()
