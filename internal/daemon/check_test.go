@@ -57,6 +57,8 @@ func TestCheckRefusesWhatRunRefuses(t *testing.T) {
 		{"realtime with a speed", "[source]\nrealtime = true\nspeed = 40.0\n", "source.realtime"},
 		{"jsonl in a missing directory", fmt.Sprintf("[output]\njsonl = %q\n", filepath.Join(dir, "none", "out.jsonl")), "output.jsonl"},
 		{"labels for other channels", "[source]\nlabels = [\"Fp1\", \"Fp2\"]\n", "source.labels"},
+		{"simulated rate below the γ band", "[source]\nrate = 10\n", "source.rate"},
+		{"simulation shorter than a second", "[source]\nduration = \"10ms\"\n", "source.duration"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/ictal/ictal/acquire/synth"
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/classifier"
@@ -399,6 +400,11 @@ var tomlKeys = map[string]string{
 	"features.Conditioning.HighPass":     "features.highpass_hz",
 	"features.Conditioning.LowPass":      "features.lowpass_hz",
 	"features.Conditioning.Mains":        "features.mains",
+	"synth.Channels":                     "source.channels",
+	"synth.Rate":                         "source.rate",
+	"synth.Duration":                     "source.duration",
+	"synth.Seizures":                     "source.seizures",
+	"synth.Labels":                       "source.labels",
 	"alert.Threshold":                    "decision.threshold",
 	"alert.K":                            "decision.k",
 	"alert.N":                            "decision.n",
@@ -428,6 +434,7 @@ func keyed(err error) error {
 		pe *pipeline.ConfigError
 		me *mqtt.ConfigError
 		fe *features.ConfigError
+		se *synth.ConfigError
 	)
 	switch {
 	case errors.As(err, &ce):
@@ -438,6 +445,12 @@ func keyed(err error) error {
 		return keyErr("pipeline."+pe.Field, pe.Value, pe.Reason)
 	case errors.As(err, &me):
 		return keyErr("mqtt."+me.Field, me.Value, me.Reason)
+	case errors.As(err, &se):
+		key, ok := tomlKeys["synth."+se.Field]
+		if !ok {
+			key = "source" // a setting ictald does not expose
+		}
+		return fieldErr(key, "%s", se.Reason)
 	case errors.As(err, &fe):
 		// "Features[3]": the key of Features, indexed the same way.
 		field, index, _ := strings.Cut(fe.Field, "[")

@@ -32,7 +32,7 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		}
 		p, err := synth.New(cfg)
 		if err != nil {
-			return nil, fmt.Errorf("source (synth): %w", err)
+			return nil, keyed(err)
 		}
 		src = p
 		if s.Speed == 0 {
