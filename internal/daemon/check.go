@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -17,18 +18,20 @@ import (
 	"github.com/ictal/ictal/acquire/openbci"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/modelfile"
+	"github.com/ictal/ictal/internal/pipeline"
 )
 
 // Check runs every check Run makes before it opens a device, so that
 // `ictald check` refuses what `ictald run` would: the values (Validate),
-// then the feature and classifier settings against the source's channels
-// and rate — a recording's header and a simulation's settings are read,
-// an amplifier's are its nominal ones (8 or 16 channels at 250 or 125 Hz
-// for a Cyton, source.rate for an ADS1299) — and the files the
-// configuration names: the checkpoint's directory, the trained model, the
-// JSON-lines output's directory. Risky but working settings (a password
-// sent in clear text, a password file others can read) are logged to log
-// as warnings. Run calls Check first; errors name the file's keys.
+// then the features, the classifier and the pipeline built as Run builds
+// them for the source's channels and rate — a recording and a simulation
+// are opened, an amplifier is described by its nominal channels and rate
+// (8 or 16 at 250 or 125 Hz for a Cyton, source.rate for an ADS1299) —
+// and the files the configuration names: the checkpoint's directory, the
+// trained model, the JSON-lines output's directory. Risky but working
+// settings (a password sent in clear text, a password file others can
+// read) are logged to log as warnings. Run calls Check first; errors name
+// the file's keys.
 func (c *Config) Check(log *slog.Logger) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -36,19 +39,24 @@ func (c *Config) Check(log *slog.Logger) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	info, exact, err := c.sourceInfo()
+	src, exact, err := c.checkSource()
 	if err != nil {
 		return err
 	}
+	defer src.Close()
 	fcfg, err := c.FeaturesConfig()
 	if err != nil {
 		return err
 	}
-	want, err := modelfile.Describe(fcfg, info)
+	want, err := modelfile.Describe(fcfg, src.Info())
 	if err != nil {
 		return keyed(err)
 	}
-	if _, err := classifier.New(c.ClassifierConfig(want.Features.Dim)); err != nil {
+	model, err := classifier.New(c.ClassifierConfig(want.Features.Dim))
+	if err != nil {
+		return keyed(err)
+	}
+	if _, err := pipeline.New(src, fcfg, model, c.PipelineConfig(), nil, pipeline.Hooks{}, nil); err != nil {
 		return keyed(err)
 	}
 	if err := checkFilePath("checkpoint.path", c.Checkpoint.Path); err != nil {
@@ -66,28 +74,24 @@ func (c *Config) Check(log *slog.Logger) error {
 	return nil
 }
 
-// sourceInfo returns the channels and rate the configured source will
-// deliver, and whether they are exact (read from the recording or the
-// simulation) rather than an amplifier's nominal ones. Recordings and
-// simulations are opened as Run opens them, and closed.
-func (c *Config) sourceInfo() (info acquire.Info, exact bool, err error) {
+// checkSource returns the configured source as Run opens it when that
+// needs no device (a recording, a simulation: exact), else a stand-in
+// with the amplifier's nominal channels and rate that delivers nothing.
+// The caller closes it.
+func (c *Config) checkSource() (src acquire.Source, exact bool, err error) {
 	s := c.Source
+	var info acquire.Info
 	switch s.Type {
 	case "synth", "file", "edf":
 		src, err := OpenSource(context.Background(), s, slog.New(slog.DiscardHandler))
-		if err != nil {
-			return info, false, err
-		}
-		info = src.Info()
-		src.Close()
-		return info, true, nil
+		return src, err == nil, err
 	case "openbci":
 		n, rate := 8, float64(openbci.CytonRate)
 		if s.Daisy {
 			n, rate = 16, openbci.DaisyRate
 		}
 		if len(s.Labels) > 0 && len(s.Labels) != n {
-			return info, false, fieldErr("source.labels", "%d labels for the board's %d channels", len(s.Labels), n)
+			return nil, false, fieldErr("source.labels", "%d labels for the board's %d channels", len(s.Labels), n)
 		}
 		info = acquire.Info{Channels: make([]acquire.Channel, n), Rate: rate}
 	case "ads1299":
@@ -109,8 +113,15 @@ func (c *Config) sourceInfo() (info acquire.Info, exact bool, err error) {
 			info.Channels[i].Label = s.Labels[i]
 		}
 	}
-	return info, false, nil
+	return nominal{info}, false, nil
 }
+
+// nominal stands in for an amplifier Check does not open.
+type nominal struct{ info acquire.Info }
+
+func (n nominal) Info() acquire.Info             { return n.info }
+func (n nominal) ReadFrame(*acquire.Frame) error { return io.EOF }
+func (n nominal) Close() error                   { return nil }
 
 // checkFilePath checks that path, the value of key, can be a file Run
 // creates or replaces: not a directory, in a directory that exists.

@@ -57,6 +57,9 @@ func TestCheckRefusesWhatRunRefuses(t *testing.T) {
 		{"realtime with a speed", "[source]\nrealtime = true\nspeed = 40.0\n", "source.realtime"},
 		{"jsonl in a missing directory", fmt.Sprintf("[output]\njsonl = %q\n", filepath.Join(dir, "none", "out.jsonl")), "output.jsonl"},
 		{"labels for other channels", "[source]\nlabels = [\"Fp1\", \"Fp2\"]\n", "source.labels"},
+		{"artifact rejection without band powers", "[features]\nfeatures = [\"line_length\"]\n", "artifact.off"},
+		{"openbci labels for other channels", "[source]\ntype = \"openbci\"\nport = \"/dev/null\"\nlabels = [\"Fp1\"]\n", "source.labels"},
+		{"openbci step shorter than a sample", "[source]\ntype = \"openbci\"\nport = \"/dev/null\"\n[features]\nstep = \"1ms\"\n", "features.step"},
 		{"simulated rate below the γ band", "[source]\nrate = 10\n", "source.rate"},
 		{"simulation shorter than a second", "[source]\nduration = \"10ms\"\n", "source.duration"},
 	}

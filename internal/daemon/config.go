@@ -416,6 +416,7 @@ var tomlKeys = map[string]string{
 	"pipeline.learning.min_overlap":      "learning.min_overlap",
 	"pipeline.quality.flat_microvolts":   "quality.flat_microvolts",
 	"pipeline.checkpoint.every":          "checkpoint.every",
+	"pipeline.artifact.off":              "artifact.off",
 	"mqtt.Site":                          "site.site",
 	"mqtt.Bed":                           "site.bed",
 	"mqtt.Prefix":                        "mqtt.prefix",
