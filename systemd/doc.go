@@ -46,6 +46,38 @@
 // settles in "failed" waiting for a human; the daemon is back within 15 s
 // of the amplifier. The limit still stops loops faster than RestartSec.
 //
+// # Resource ceilings
+//
+// MemoryMax=128M, GOMEMLIMIT=100MiB and TasksMax=64 are sized from
+// measurements on the development machine (amd64, 2 cores, shared),
+// sampling VmHWM and Threads in /proc/PID/status every 5 s:
+//
+//   - `ictald run` on a synth source of 23 channels at 256 Hz played at
+//     30× real time for 7 min (3.4 h of EEG, about 12,000 windows), all 17
+//     features per channel plus the summaries (395), SBO2 with naive
+//     Bayes, learning.mode = "feedback" with the 1 h buffer (full after
+//     the first 2 min), scores to a JSON-lines file and to the embedded
+//     MQTT broker, a checkpoint every minute: peak RSS 40 MiB (40,548 kB),
+//     8 threads throughout. RSS rose from 13 to 40 MiB while the buffer
+//     filled and stayed there.
+//   - `ictald demo -duration 2h -speed 60` (training, the monitored
+//     recording, the embedded broker, its subscriber and the ward board):
+//     peak RSS 31 MiB, 9 threads.
+//
+// MemoryMax is three times the larger peak. The margin covers the MQTT
+// store's in-memory bound (16 MiB of unacknowledged messages while the
+// disk is full), a learning.buffer up to about 2 h at 23 channels, and
+// the garbage collector's slack; GOMEMLIMIT, below it, makes the
+// collector run harder as the heap nears the ceiling instead of letting
+// the kernel kill the daemon. Page cache from the checkpoint and the
+// MQTT store is charged to the unit too but is reclaimed before anything
+// is killed. A longer learning.buffer or more channels need a drop-in
+// raising both. TasksMax is seven times the threads seen: Go starts one
+// per processor (GOMAXPROCS, 4 on a Raspberry Pi 4) plus one per blocking
+// system call in flight (serial and file reads), ExecReload's kill runs
+// in the unit too, and a thread Go cannot create is a fatal error, so the
+// limit only stops a runaway.
+//
 // # Sandbox
 //
 // The daemon runs as the unprivileged user ictald (ictald.sysusers.conf)

@@ -83,3 +83,62 @@ func TestUnitPolicy(t *testing.T) {
 		t.Errorf("sysusers entry does not create user ictald:\n%s", Sysusers)
 	}
 }
+
+// TestUnitResourceCeilings: the unit bounds memory and threads with room
+// above what ictald was measured to use (doc.go, "Resource ceilings"),
+// and the Go runtime's soft limit sits below the hard one.
+func TestUnitResourceCeilings(t *testing.T) {
+	const (
+		measuredPeakRSS = 40 << 20 // VmHWM, bytes
+		measuredThreads = 9
+	)
+	d := directives(Unit)
+	mem, err := parseBytes(first(d["MemoryMax"]))
+	if err != nil {
+		t.Fatalf("MemoryMax=%q: %v", d["MemoryMax"], err)
+	}
+	if mem < 2*measuredPeakRSS {
+		t.Errorf("MemoryMax=%d is less than twice the measured peak %d", mem, measuredPeakRSS)
+	}
+	tasks, err := strconv.Atoi(first(d["TasksMax"]))
+	if err != nil {
+		t.Fatalf("TasksMax=%q: %v", d["TasksMax"], err)
+	}
+	if tasks < 4*measuredThreads {
+		t.Errorf("TasksMax=%d is less than 4 times the measured %d threads", tasks, measuredThreads)
+	}
+	var soft int64 = -1
+	for _, e := range d["Environment"] {
+		if v, ok := strings.CutPrefix(e, "GOMEMLIMIT="); ok {
+			soft, err = parseBytes(v)
+			if err != nil {
+				t.Fatalf("GOMEMLIMIT=%s: %v", v, err)
+			}
+		}
+	}
+	if soft <= measuredPeakRSS || soft >= mem {
+		t.Errorf("GOMEMLIMIT=%d: want it between the measured peak %d and MemoryMax=%d", soft, measuredPeakRSS, mem)
+	}
+}
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+// parseBytes reads systemd's sizes (128M: base 1024) and Go's (100MiB).
+func parseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}}
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(s, u.suffix); ok {
+			v, err := strconv.ParseInt(n, 10, 64)
+			return v * u.mult, err
+		}
+	}
+	return strconv.ParseInt(s, 10, 64)
+}

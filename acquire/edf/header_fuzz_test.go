@@ -49,7 +49,16 @@ func FuzzHeader(f *testing.F) {
 				t.Fatalf("signal %d accepted with a degenerate range: %+v", i, s)
 			}
 		}
+		// What a header declares must not make the reader allocate more
+		// than the file holds: a float64 and a byte per 16-bit sample.
 		rec := r.NewRecord()
+		room := len(rec.raw)
+		for _, s := range rec.Samples {
+			room += 8 * len(s)
+		}
+		if room > 5*len(b) {
+			t.Fatalf("a record of %d bytes for a %d-byte file", room, len(b))
+		}
 		for {
 			err := r.ReadRecord(rec)
 			if err == io.EOF || errors.Is(err, ErrTruncated) || errors.Is(err, ErrTAL) {

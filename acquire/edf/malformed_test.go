@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -242,4 +243,50 @@ func appendInt(b []byte, n int) []byte {
 		b = appendInt(b, n/10)
 	}
 	return append(b, byte('0'+n%10))
+}
+
+// headerOnlyHuge is the EDF+C file cut to its 3.3 KB header, declaring 0
+// records of 11 × 3,600,000 samples (79 MB of 16-bit samples, 317 MB as
+// float64) and 51 annotation samples.
+func headerOnlyHuge(t testing.TB) []byte {
+	b := edfPlusC(t)[:plusCHeader]
+	setField(b, 236, 8, "0")
+	for i := range plusCSignals - 1 {
+		setSignal(b, "number of samples", i, "3600000")
+	}
+	return b
+}
+
+// TestHeaderOnlyFileAllocatesLittle: a header-only file that declares huge
+// records is read (header, a record to read into, the records, the
+// onsets, the annotations) allocating about what the file holds, not what
+// its header declares. Before, NewRecord allocated 396 MB here.
+func TestHeaderOnlyFileAllocatesLittle(t *testing.T) {
+	b := headerOnlyHuge(t)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Header().RecordBytes(); got < 79e6 {
+		t.Fatalf("the header declares records of %d bytes, want the 79 MB the test is about", got)
+	}
+	rec := r.NewRecord()
+	if err := r.ReadRecord(rec); err != io.EOF {
+		t.Errorf("ReadRecord: %v, want io.EOF", err)
+	}
+	if _, err := rec.AppendAnnotations(nil); err != nil {
+		t.Errorf("AppendAnnotations of an unread record: %v", err)
+	}
+	if _, err := r.Onsets(); err != nil {
+		t.Error(err)
+	}
+	if _, err := r.Annotations(); err != nil {
+		t.Error(err)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("reading a %d-byte file allocated %d bytes", len(b), got)
+	}
 }

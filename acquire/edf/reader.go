@@ -139,16 +139,28 @@ type Record struct {
 	// otherwise.
 	Onset time.Duration
 	// Samples[i] holds the physical values of signal i
-	// (SamplesPerRecord of them); it is nil for annotation signals.
+	// (SamplesPerRecord of them); it is nil for annotation signals, and
+	// for every signal when the reader has no record to read.
 	Samples [][]float64
 
 	raw []byte
 	r   *Reader
 }
 
-// NewRecord allocates a record with room for every signal of r.
+// NewRecord allocates a record with room for every signal of r. When r
+// has no record to read (Header().Records is 0: a header-only file, or
+// one shorter than a record) it allocates no room, so that what a header
+// declares cannot make it allocate more than the file holds: a 1 KB file
+// may declare records of 40 million samples. For a random-access reader
+// the room is thus at most about five times the file's size (a float64
+// per 16-bit sample); a stream reader, which cannot know how much its
+// stream holds, trusts the header's record count.
 func (r *Reader) NewRecord() *Record {
-	rec := &Record{Samples: make([][]float64, len(r.h.Signals)), raw: make([]byte, r.recBytes), r: r}
+	rec := &Record{Samples: make([][]float64, len(r.h.Signals)), r: r}
+	if r.h.Records == 0 {
+		return rec // ReadRecord returns io.EOF or the truncation at once
+	}
+	rec.raw = make([]byte, r.recBytes)
 	for i := range r.h.Signals {
 		if !r.h.Signals[i].IsAnnotation() {
 			rec.Samples[i] = make([]float64, r.h.Signals[i].SamplesPerRecord)
@@ -160,6 +172,9 @@ func (r *Reader) NewRecord() *Record {
 // Raw returns the bytes of signal i in the record (for annotation signals,
 // the TALs).
 func (rec *Record) Raw(i int) []byte {
+	if rec.raw == nil {
+		return nil // a record of a reader with none to read
+	}
 	n := rec.r.h.Signals[i].SamplesPerRecord * rec.r.h.sampleBytes()
 	return rec.raw[rec.r.offs[i] : rec.r.offs[i]+n]
 }

@@ -99,8 +99,21 @@ func DefaultConfig() Config {
 	}
 }
 
+// ConfigError says which field of a Config is wrong and why; callers
+// that present the configuration under other names (ictald's TOML keys)
+// map Field, never the message. It wraps ErrConfig.
+type ConfigError struct {
+	Field  string // "Rate", "Labels"
+	Reason string // the value and what is wrong with it
+}
+
+func (e *ConfigError) Error() string { return ErrConfig.Error() + ": " + e.Field + ": " + e.Reason }
+
+// Unwrap returns ErrConfig.
+func (e *ConfigError) Unwrap() error { return ErrConfig }
+
 func fieldErr(field, format string, args ...any) error {
-	return fmt.Errorf("%w: %s: %s", ErrConfig, field, fmt.Sprintf(format, args...))
+	return &ConfigError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }
 
 // withDefaults returns cfg with defaults filled in, or an error naming the

@@ -51,6 +51,11 @@ func TestNewRejectsBadConfig(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.field) {
 				t.Errorf("error %q does not name %s", err, tt.field)
 			}
+			// The field is there for callers to map, not parse.
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Field+":" != tt.field {
+				t.Errorf("error %v: no *ConfigError with Field %s", err, strings.TrimSuffix(tt.field, ":"))
+			}
 		})
 	}
 }

@@ -42,3 +42,38 @@ func BenchmarkAlertLatency(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 	b.ReportMetric(float64(lat[len(lat)-1].Microseconds()), "max-µs")
 }
+
+// BenchmarkSinkWithPendingConnection measures a Score call (and, every
+// 40th, an Alert; every 20th, a Status) while the connection attempt is
+// pending: the broker never answers CONNACK. This is the timing
+// TestMQTTSinkNeverBlocksWithoutBroker does not assert; a call should
+// take microseconds (the window step is a second). Worst case reported
+// as max-µs.
+func BenchmarkSinkWithPendingConnection(b *testing.B) {
+	br := startSilentBroker(b)
+	cfg := testMQTTConfig(b, "tcp://"+br.addr)
+	cfg.ConnectTimeout = time.Hour
+	cfg.CloseTimeout = 100 * time.Millisecond
+	cfg.Scores = true
+	cfg.QueueSize = 64
+	m := newTestMQTT(b, cfg, nil)
+	br.waitConnect(b)
+	var worst time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		m.Score(alert.Score{T: t0, Score: 0.1, Usable: true})
+		if i%40 == 0 {
+			m.Alert(testEventN("ward-7", "bed-3"))
+		}
+		if i%20 == 0 {
+			m.Status(alert.Status{State: alert.StateSignalLost, Since: t0})
+		}
+		worst = max(worst, time.Since(t0))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(worst.Microseconds()), "max-µs")
+	if a, open := br.counts(); a != 1 || open != 1 {
+		b.Fatalf("broker accepted %d connections, %d open: the attempt did not stay pending", a, open)
+	}
+}

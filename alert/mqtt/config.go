@@ -118,8 +118,16 @@ func (e *ConfigError) Error() string {
 // Unwrap returns ErrConfig.
 func (e *ConfigError) Unwrap() error { return ErrConfig }
 
-// Validate checks c as New does, without connecting: the first bad field
-// is a *ConfigError.
+// maxTopicLen is MQTT's limit on a topic name, in bytes (a UTF-8 string
+// with a 16-bit length, MQTT 3.1.1 section 1.5.3), and longestSuffix the
+// longest level the publisher appends to the prefix.
+const (
+	maxTopicLen   = 65535
+	longestSuffix = "/feedback/ack"
+)
+
+// Validate checks c as New does before it touches the network or the
+// store directory, naming the first bad field in a *ConfigError.
 func (c Config) Validate() error {
 	_, err := c.withDefaults()
 	return err
@@ -154,12 +162,23 @@ func (c Config) withDefaults() (Config, error) {
 	if c.clock == nil {
 		c.clock = time.Now
 	}
-	if c.Prefix == "" {
+	defaultPrefix := c.Prefix == ""
+	if defaultPrefix {
 		c.Prefix = "ictal/" + c.Site + "/" + c.Bed
 	}
 	c.Prefix = strings.TrimSuffix(c.Prefix, "/")
 	if c.Prefix == "" || strings.ContainsAny(c.Prefix, "+#\x00") {
 		return c, &ConfigError{"Prefix", c.Prefix, "want a topic without wildcards"}
+	}
+	if n := len(c.Prefix) + len(longestSuffix); n > maxTopicLen {
+		field, v := "Prefix", len(c.Prefix)
+		if defaultPrefix { // name the level that made it long
+			field, v = "Bed", len(c.Bed)
+			if len(c.Site) > len(c.Bed) {
+				field, v = "Site", len(c.Site)
+			}
+		}
+		return c, &ConfigError{field, v, fmt.Sprintf("bytes long: topics under it (…%s) would be %d bytes, above MQTT's limit of %d", longestSuffix, n, maxTopicLen)}
 	}
 	if c.ClientID == "" {
 		c.ClientID = "ictald-" + c.Site + "-" + c.Bed

@@ -104,16 +104,16 @@ func TestMQTTLastWillWhenTheDaemonDies(t *testing.T) {
 	b := mosquittotest.Start(t, mosquittotest.Opts{})
 	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "nurse", true), "ictal/ward-7/bed-3/status")
 	cmd, _ := child(t, "online", b.URL("tcp"), t.TempDir(), 0)
-	waitFor(t, sub, 5*time.Second, "online", isState("ictal/ward-7/bed-3/status", alert.StateOnline))
+	waitFor(t, sub, hangGuard, "online", isState("ictal/ward-7/bed-3/status", alert.StateOnline))
 	cmd.Process.Kill() // SIGKILL: no DISCONNECT, the kernel closes the socket
 	cmd.Wait()
-	r := waitFor(t, sub, 5*time.Second, "the last will", isState("ictal/ward-7/bed-3/status", alert.StateOffline))
+	r := waitFor(t, sub, hangGuard, "the last will", isState("ictal/ward-7/bed-3/status", alert.StateOffline))
 	if string(r.payload) != alert.OfflinePayload {
 		t.Errorf("will %s", r.payload)
 	}
 	// Retained: a newcomer sees the bed offline.
 	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true), "ictal/ward-7/bed-3/status")
-	if r := waitFor(t, late, 5*time.Second, "retained offline", isState("ictal/ward-7/bed-3/status", alert.StateOffline)); !r.retained {
+	if r := waitFor(t, late, hangGuard, "retained offline", isState("ictal/ward-7/bed-3/status", alert.StateOffline)); !r.retained {
 		t.Error("will not retained")
 	}
 }

@@ -2,7 +2,10 @@ package mqtt
 
 import (
 	"encoding/json"
+	"io"
 	"log/slog"
+	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,7 +36,7 @@ func testClient(t testing.TB, conn Connection, id string, clean bool) paho.Clien
 		SetConnectRetry(false).SetResumeSubs(true).SetOrderMatters(false)
 	c := paho.NewClient(opts)
 	tok := c.Connect()
-	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+	if !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
 		t.Fatalf("test client %s: connect: %v", id, tok.Error())
 	}
 	t.Cleanup(func() { c.Disconnect(100) })
@@ -47,7 +50,7 @@ func subscribe(t testing.TB, c paho.Client, filter string) <-chan received {
 	tok := c.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) {
 		ch <- received{m.Topic(), append([]byte(nil), m.Payload()...), m.Retained(), time.Now()}
 	})
-	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+	if !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
 		t.Fatalf("subscribe %s: %v", filter, tok.Error())
 	}
 	return ch
@@ -124,4 +127,87 @@ func newTestMQTT(t testing.TB, cfg Config, log *slog.Logger) *Publisher {
 	}
 	t.Cleanup(func() { m.Close() })
 	return m
+}
+
+// hangGuard bounds waits for things that must happen: far longer than
+// they take on any machine, so that only a hang trips it.
+const hangGuard = time.Minute
+
+// silentBroker accepts TCP connections and reads what clients send, but
+// never answers: a connection attempt to it stays pending until the
+// client gives up.
+type silentBroker struct {
+	addr     string
+	connects chan struct{} // a CONNECT packet arrived
+	mu       sync.Mutex
+	accepted int
+	open     int
+}
+
+// startSilentBroker listens on loopback until the test ends.
+func startSilentBroker(t testing.TB) *silentBroker {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &silentBroker{addr: l.Addr().String(), connects: make(chan struct{}, 16)}
+	var conns []net.Conn
+	t.Cleanup(func() {
+		l.Close()
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.accepted++
+			b.open++
+			conns = append(conns, c)
+			b.mu.Unlock()
+			go func() {
+				defer func() {
+					b.mu.Lock()
+					b.open--
+					b.mu.Unlock()
+				}()
+				first := make([]byte, 1)
+				if _, err := io.ReadFull(c, first); err != nil {
+					return
+				}
+				if first[0] == 0x10 { // CONNECT
+					select {
+					case b.connects <- struct{}{}:
+					default:
+					}
+				}
+				io.Copy(io.Discard, c) // until the client hangs up
+			}()
+		}
+	}()
+	return b
+}
+
+// waitConnect waits for a client's CONNECT.
+func (b *silentBroker) waitConnect(t testing.TB) {
+	t.Helper()
+	select {
+	case <-b.connects:
+	case <-time.After(hangGuard):
+		t.Fatalf("no CONNECT reached %s in %v", b.addr, hangGuard)
+	}
+}
+
+// counts returns the connections accepted so far and those still open.
+func (b *silentBroker) counts() (accepted, open int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.accepted, b.open
 }

@@ -3,9 +3,7 @@ package mqtt
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +20,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	m := newTestMQTT(t, cfg, nil)
 	const prefix = "ictal/ward-7/bed-3"
 
-	online := waitFor(t, sub, 5*time.Second, "status online on connection", isState(prefix+"/status", alert.StateOnline))
+	online := waitFor(t, sub, hangGuard, "status online on connection", isState(prefix+"/status", alert.StateOnline))
 	var st map[string]any
 	if err := json.Unmarshal(online.payload, &st); err != nil || st["v"] != 1.0 || st["since"] == nil || len(st) != 3 {
 		t.Errorf("online status %s: %v", online.payload, err)
@@ -32,7 +30,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.Alert(e); err != nil {
 		t.Fatal(err)
 	}
-	r := waitFor(t, sub, 5*time.Second, "the alert", func(r received) bool { return r.topic == prefix+"/alert" })
+	r := waitFor(t, sub, hangGuard, "the alert", func(r received) bool { return r.topic == prefix+"/alert" })
 	var got map[string]any
 	if err := json.Unmarshal(r.payload, &got); err != nil {
 		t.Fatalf("%s: %v", r.payload, err)
@@ -55,13 +53,13 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.Score(alert.Score{T: time.Now(), Score: 0.25, Usable: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, sub, 5*time.Second, "a score", func(r received) bool {
+	waitFor(t, sub, hangGuard, "a score", func(r received) bool {
 		return r.topic == prefix+"/score" && strings.Contains(string(r.payload), `"score":0.25`)
 	})
 	if err := m.Status(alert.Status{State: alert.StateElectrodeOff, Since: time.Now(), Reason: "lead-off T7"}); err != nil {
 		t.Fatal(err)
 	}
-	r = waitFor(t, sub, 5*time.Second, "status electrode-off", isState(prefix+"/status", alert.StateElectrodeOff))
+	r = waitFor(t, sub, hangGuard, "status electrode-off", isState(prefix+"/status", alert.StateElectrodeOff))
 	if strings.Contains(string(r.payload), "lead-off") {
 		t.Errorf("the reason went on the wire: %s", r.payload)
 	}
@@ -69,7 +67,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.EventEnd(e); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, sub, 5*time.Second, "the event end", func(r received) bool {
+	waitFor(t, sub, hangGuard, "the event end", func(r received) bool {
 		return r.topic == prefix+"/end" && strings.Contains(string(r.payload), `"end":`) && strings.Contains(string(r.payload), e.ID)
 	})
 
@@ -79,21 +77,21 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.Evidence(ev); err != nil {
 		t.Fatal(err)
 	}
-	r = waitFor(t, sub, 5*time.Second, "the evidence", func(r received) bool { return r.topic == prefix+"/evidence" })
+	r = waitFor(t, sub, hangGuard, "the evidence", func(r received) bool { return r.topic == prefix+"/evidence" })
 	if got, err := alert.ParseEvidence(r.payload); err != nil || got.AlertID != e.ID || len(got.Samples[0]) != 256*26 || r.retained {
 		t.Errorf("evidence: %v, retained %v", err, r.retained)
 	}
 	if err := m.Ack(alert.Ack{AlertID: e.ID, Verdict: alert.VerdictConfirmed, By: "alice", Applied: true, Windows: 7, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	r = waitFor(t, sub, 5*time.Second, "the ack", func(r received) bool { return r.topic == prefix+"/feedback/ack" })
+	r = waitFor(t, sub, hangGuard, "the ack", func(r received) bool { return r.topic == prefix+"/feedback/ack" })
 	if got, err := alert.ParseAck(r.payload); err != nil || got.AlertID != e.ID || got.Windows != 7 || !got.Applied || got.By != "alice" {
 		t.Errorf("ack %s: %v", r.payload, err)
 	}
 
 	// A newcomer sees the retained state.
 	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true), prefix+"/status")
-	r = waitFor(t, late, 5*time.Second, "the retained status", isState(prefix+"/status", alert.StateElectrodeOff))
+	r = waitFor(t, late, hangGuard, "the retained status", isState(prefix+"/status", alert.StateElectrodeOff))
 	if !r.retained {
 		t.Error("status not retained")
 	}
@@ -101,7 +99,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Errorf("close: %v", err)
 	}
-	waitFor(t, late, 5*time.Second, "offline on close", isState(prefix+"/status", alert.StateOffline))
+	waitFor(t, late, hangGuard, "offline on close", isState(prefix+"/status", alert.StateOffline))
 	if err := m.Alert(e); !errors.Is(err, ErrClosed) {
 		t.Errorf("alert after close: %v", err)
 	}
@@ -110,50 +108,63 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	}
 }
 
+// TestMQTTSinkNeverBlocksWithoutBroker: no Sink call waits on the
+// network. The broker accepts the connection and reads CONNECT but never
+// answers CONNACK, and the connect timeout is an hour, so the connection
+// attempt is pending for the whole test: a call that waited on it would
+// never return, and the hang guard would say so. Every call completing
+// while the attempt is provably still pending (one connection, open,
+// unanswered) is the property; how long calls take is measured by
+// BenchmarkSinkWithPendingConnection, not asserted here.
 func TestMQTTSinkNeverBlocksWithoutBroker(t *testing.T) {
-	// Nothing listens on this port: every connection attempt fails.
-	cfg := testMQTTConfig(t, "tcp://127.0.0.1:"+strconv.Itoa(mosquittotest.FreePort(t)))
+	br := startSilentBroker(t)
+	cfg := testMQTTConfig(t, "tcp://"+br.addr)
+	cfg.ConnectTimeout = time.Hour
+	cfg.CloseTimeout = 100 * time.Millisecond
 	cfg.Scores = true
 	cfg.QueueSize = 64
 	m := newTestMQTT(t, cfg, nil)
-	const step = time.Second // the default window step
-	var worst time.Duration
-	var calls []time.Duration
-	start := time.Now()
-	for i := 0; time.Since(start) < 3*time.Second; i++ {
-		t0 := time.Now()
-		if err := m.Score(alert.Score{T: t0, Score: 0.1, Usable: true}); err != nil {
+	br.waitConnect(t)
+
+	const calls = 2000 // 33 minutes of windows at one a second
+	done := make(chan error, 1)
+	go func() {
+		for i := 0; i < calls; i++ {
+			now := time.Now()
+			if err := m.Score(alert.Score{T: now, Score: 0.1, Usable: true}); err != nil {
+				done <- err
+				return
+			}
+			if i%40 == 0 {
+				if err := m.Alert(testEventN("ward-7", "bed-3")); err != nil {
+					done <- err
+					return
+				}
+			}
+			if i%20 == 0 {
+				if err := m.Status(alert.Status{State: alert.StateSignalLost, Since: now}); err != nil {
+					done <- err
+					return
+				}
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
 			t.Fatal(err)
 		}
-		if i%40 == 0 {
-			if err := m.Alert(testEventN("ward-7", "bed-3")); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if i%20 == 0 {
-			if err := m.Status(alert.Status{State: alert.StateSignalLost, Since: t0}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		d := time.Since(t0)
-		worst = max(worst, d)
-		calls = append(calls, d)
-		time.Sleep(4 * time.Millisecond) // 250 windows a second: far faster than real time
+	case <-time.After(hangGuard):
+		t.Fatalf("%d Sink calls did not complete in %v while the broker withheld CONNACK: a call waits on the network", calls, hangGuard)
 	}
-	sort.Slice(calls, func(i, j int) bool { return calls[i] < calls[j] })
-	t.Logf("%d Sink calls in 3 s without a broker: median %v, 99th percentile %v, worst %v",
-		len(calls), calls[len(calls)/2], calls[len(calls)*99/100], worst)
-	limit := step / 100
-	if os.Getenv("ICTAL_EMULATED") != "" {
-		// Under qemu-user (cross/test) code is translated on first use and
-		// runs many times slower; a call blocked on a connection attempt
-		// would still take seconds.
-		limit = step / 10
-	}
-	if worst > limit {
-		t.Errorf("a Sink call took %v (limit %v); the window step is %v", worst, limit, step)
+	if accepted, open := br.counts(); accepted != 1 || open != 1 {
+		t.Fatalf("broker accepted %d connections, %d open: the first attempt did not stay pending, the test proves nothing", accepted, open)
 	}
 	s := m.Stats()
+	if s.Acked != 0 {
+		t.Errorf("acknowledgements without a CONNACK: %+v", s)
+	}
 	if s.DroppedOffline == 0 && s.DroppedScores == 0 {
 		t.Errorf("no score dropped while offline: %+v", s)
 	}

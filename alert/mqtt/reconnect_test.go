@@ -30,7 +30,7 @@ func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true)
-	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), 10*time.Second, "the state republished", isState("ictal/ward-7/bed-3/status", alert.StateElectrodeOff))
+	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), hangGuard, "the state republished", isState("ictal/ward-7/bed-3/status", alert.StateElectrodeOff))
 	if !r.retained || !strings.Contains(string(r.payload), `"since":"2026-11-21T09:00:00.000Z"`) {
 		t.Errorf("got %s retained=%v", r.payload, r.retained)
 	}
@@ -53,11 +53,11 @@ func TestMQTTLabelsFullDropsNewest(t *testing.T) {
 	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "clinician", true)
 	ids := []string{alert.NewID(), alert.NewID(), alert.NewID()}
 	for _, id := range ids {
-		if tok := c.Publish("ictal/ward-7/bed-3/feedback", 1, false, `{"v":1,"alert_id":"`+id+`","verdict":"confirmed"}`); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		if tok := c.Publish("ictal/ward-7/bed-3/feedback", 1, false, `{"v":1,"alert_id":"`+id+`","verdict":"confirmed"}`); !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
 			t.Fatal(tok.Error())
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(hangGuard)
 	for s := m.Stats(); s.Labels+s.DroppedLabels < 3; s = m.Stats() {
 		if time.Now().After(deadline) {
 			t.Fatalf("stats %+v", s)

@@ -55,10 +55,10 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 	seen := subscribe(t, alice, "ictal/ward-7/#")
 	m := newTestMQTT(t, cfg, nil)
 
-	waitFor(t, seen, 5*time.Second, "bed-3 online, read by the clinician", isState(bed3+"/status", alert.StateOnline))
+	waitFor(t, seen, hangGuard, "bed-3 online, read by the clinician", isState(bed3+"/status", alert.StateOnline))
 	real1 := testEventN("ward-7", "bed-3")
 	m.Alert(real1)
-	waitFor(t, seen, 5*time.Second, "bed-3's alert", func(r received) bool { return alertID(r) == real1.ID })
+	waitFor(t, seen, hangGuard, "bed-3's alert", func(r received) bool { return alertID(r) == real1.ID })
 
 	// Forgeries: another bed's daemon and the clinician publish on bed-3's
 	// alert topic; another bed's daemon sends bed-3 feedback. The broker
@@ -80,7 +80,7 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 		{alice, bed3 + "/feedback", `{"v":1,"alert_id":"` + real1.ID + `","verdict":"rejected"}`},
 	} {
 		tok := p.c.Publish(p.topic, 1, false, p.payload)
-		if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		if !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
 			t.Fatalf("publish %d: %v", i, tok.Error())
 		}
 	}
@@ -89,12 +89,12 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 		if lab.AlertID != real1.ID || lab.Seizure {
 			t.Errorf("first label %+v; want the clinician's rejection of %s", lab, real1.ID)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the clinician's feedback did not arrive")
+	case <-time.After(hangGuard):
+		t.Fatalf("the clinician's feedback did not arrive in %v", hangGuard)
 	}
 	// The label is counted just after it is handed over: wait for it.
 	s := m.Stats()
-	for deadline := time.Now().Add(5 * time.Second); s.Labels < 1 && time.Now().Before(deadline); s = m.Stats() {
+	for deadline := time.Now().Add(hangGuard); s.Labels < 1 && time.Now().Before(deadline); s = m.Stats() {
 		time.Sleep(time.Millisecond)
 	}
 	if s.RejectedFeedback != 2 || s.Labels != 1 {
@@ -105,7 +105,7 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 	// test client takes messages concurrently).
 	want := map[string]bool{`field \"verdict\"`: false, "more than 4096": false}
 	for range want {
-		waitFor(t, seen, 5*time.Second, "the two refusals", func(r received) bool {
+		waitFor(t, seen, hangGuard, "the two refusals", func(r received) bool {
 			if r.topic != bed3+"/feedback/ack" || !strings.Contains(string(r.payload), `"status":"refused"`) {
 				return false
 			}
@@ -136,7 +136,7 @@ func TestMQTTTLSPasswordsAndPerBedACL(t *testing.T) {
 	// The clinician saw no forged alert or status before the next real alert.
 	real2 := testEventN("ward-7", "bed-3")
 	m.Alert(real2)
-	waitFor(t, seen, 5*time.Second, "the second alert", func(r received) bool {
+	waitFor(t, seen, hangGuard, "the second alert", func(r received) bool {
 		if alertID(r) == forged.ID || isState(bed3+"/status", alert.StateOffline)(r) {
 			t.Errorf("forgery delivered: %s %s", r.topic, r.payload)
 		}
@@ -178,7 +178,7 @@ func TestMQTTSecretsNeverLogged(t *testing.T) {
 			cfg.Connection = tt.conn()
 			m := newTestMQTT(t, cfg, log)
 			m.Alert(testEventN("ward-7", "bed-3"))
-			deadline := time.Now().Add(5 * time.Second)
+			deadline := time.Now().Add(hangGuard)
 			for !strings.Contains(buf.String(), "connection attempt failed") {
 				if time.Now().After(deadline) {
 					t.Fatalf("no failure logged:\n%s", buf)

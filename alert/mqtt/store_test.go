@@ -176,7 +176,7 @@ func TestStoreFullDiskKeepsAlertsAndRecovers(t *testing.T) {
 	d.fill()
 	first := map[string]bool{}
 	raise(t, m, 5, first)
-	waitUntil(t, 10*time.Second, "5 alerts held in memory", func() bool { s := m.Stats(); return s.StoreDegraded && s.StoreHeld >= 5 })
+	waitUntil(t, hangGuard, "5 alerts held in memory", func() bool { s := m.Stats(); return s.StoreDegraded && s.StoreHeld >= 5 })
 	if err := m.Store().Err; !errors.Is(err, syscall.ENOSPC) {
 		t.Errorf("store error %v, want ENOSPC", err)
 	}
@@ -191,16 +191,16 @@ func TestStoreFullDiskKeepsAlertsAndRecovers(t *testing.T) {
 	// acknowledged.
 	b.Restart()
 	receiveAlerts(t, sub, first, "after the broker restarted, disk full")
-	waitUntil(t, 10*time.Second, "acknowledged alerts to leave memory", func() bool { return m.Stats().StoreHeld == 0 })
+	waitUntil(t, hangGuard, "acknowledged alerts to leave memory", func() bool { return m.Stats().StoreHeld == 0 })
 
 	// The broker goes again, alerts are held, then space returns: the
 	// store writes them to disk by itself and says so.
 	b.Stop()
 	second := map[string]bool{}
 	raise(t, m, 3, second)
-	waitUntil(t, 10*time.Second, "3 alerts held in memory", func() bool { return m.Stats().StoreHeld >= 3 })
+	waitUntil(t, hangGuard, "3 alerts held in memory", func() bool { return m.Stats().StoreHeld >= 3 })
 	d.free()
-	waitUntil(t, 10*time.Second, "the store to recover", func() bool { return !m.Stats().StoreDegraded })
+	waitUntil(t, hangGuard, "the store to recover", func() bool { return !m.Stats().StoreDegraded })
 	if f := storeFiles(t, d.dir); len(f) < 3 {
 		t.Errorf("after recovery the store holds %d files, want the 3 alerts", len(f))
 	}
@@ -231,7 +231,7 @@ func TestStoreFullDiskAtStartStillPublishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	raise(t, m, 2, want)
-	waitUntil(t, 10*time.Second, "2 alerts in the store", func() bool { return len(storeFiles(t, d.dir)) == 2 })
+	waitUntil(t, hangGuard, "2 alerts in the store", func() bool { return len(storeFiles(t, d.dir)) == 2 })
 	m.Close()
 	d.fill()
 
@@ -364,7 +364,7 @@ func TestStoreFullDiskCloseSaysWhatIsLost(t *testing.T) {
 	}
 	d.fill()
 	raise(t, m, 2, map[string]bool{})
-	waitUntil(t, 10*time.Second, "2 alerts held in memory", func() bool { return m.Stats().StoreHeld == 2 })
+	waitUntil(t, hangGuard, "2 alerts held in memory", func() bool { return m.Stats().StoreHeld == 2 })
 	err = m.Close()
 	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "2 held in memory are lost") {
 		t.Errorf("close: %v", err)

@@ -16,7 +16,7 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 	got := make(chan paho.Message, 10)
 	sub := publisher(t, b.URL())
 	for _, f := range []string{"ictal/ward-7/bed-3/feedback", "ictal/ward-7/bed-3/feedback/from/+"} {
-		if tok := sub.Subscribe(f, 1, func(_ paho.Client, m paho.Message) { got <- m }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		if tok := sub.Subscribe(f, 1, func(_ paho.Client, m paho.Message) { got <- m }); !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
 			t.Fatal(tok.Error())
 		}
 	}
@@ -58,8 +58,8 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 				if strings.TrimSpace(out.String()) != string(p) {
 					t.Errorf("printed %q, sent %q", out.String(), p)
 				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("nothing received")
+			case <-time.After(hangGuard):
+				t.Fatalf("nothing received in %v", hangGuard)
 			}
 		})
 	}

@@ -14,6 +14,10 @@ import (
 	"github.com/ictal/ictal/internal/syncbuf"
 )
 
+// hangGuard bounds waits for things that must happen: far longer than
+// they take on any machine, so that only a hang trips it.
+const hangGuard = time.Minute
+
 func TestWatchLine(t *testing.T) {
 	at := time.Date(2026, 11, 21, 9, 30, 20, 0, time.UTC)
 	loc := func(s string) string { // a UTC clock time as the local one printed
@@ -89,7 +93,7 @@ func testBroker(t *testing.T) testMosquitto {
 func publisher(t *testing.T, url string) paho.Client {
 	t.Helper()
 	c := paho.NewClient(paho.NewClientOptions().AddBroker(url).SetClientID("test-publisher"))
-	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+	if tok := c.Connect(); !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
 		t.Fatalf("connect: %v", tok.Error())
 	}
 	t.Cleanup(func() { c.Disconnect(100) })
@@ -98,7 +102,7 @@ func publisher(t *testing.T, url string) paho.Client {
 
 func publish(t *testing.T, c paho.Client, topic string, retained bool, payload []byte) {
 	t.Helper()
-	if tok := c.Publish(topic, 1, retained, payload); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+	if tok := c.Publish(topic, 1, retained, payload); !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
 		t.Fatalf("publish: %v", tok.Error())
 	}
 }
@@ -135,7 +139,7 @@ func TestWatchPrintsAlertsStatusAndMalformed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatalf("watch did not stop after 4 messages:\n%s", stdout.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")

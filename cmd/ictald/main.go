@@ -5,7 +5,7 @@
 //
 //	ictald run -config /etc/ictald/ictald.toml   the daemon
 //	ictald demo [-duration 5m] [-seed 1]         a simulated patient, end to end
-//	ictald check -config FILE                    validate a configuration
+//	ictald check -config FILE                    validate a configuration as run would, short of opening the amplifier
 //	ictald config                                print the commented sample configuration
 //	ictald version                               print the version
 package main
@@ -43,7 +43,7 @@ var commands = []cli.Command{
 	{Name: "run", Summary: "-config FILE: run the daemon (SIGTERM/SIGINT stop it with a final checkpoint; SIGHUP reloads the decision rule and log level)",
 		Run: func(args []string, _, stderr io.Writer) error { return cmdRun(args, stderr) }},
 	{Name: "demo", Summary: "a simulated patient through the whole pipeline, alerts printed as they are raised", Run: cmdDemo},
-	{Name: "check", Summary: "-config FILE: validate a configuration file", Run: cmdCheck},
+	{Name: "check", Summary: "-config FILE: validate a configuration file with every check of run short of opening the amplifier (warnings on stderr)", Run: cmdCheck},
 	{Name: "config", Summary: "print the commented sample configuration", Run: func(_ []string, stdout, _ io.Writer) error {
 		_, err := fmt.Fprint(stdout, systemd.SampleConfig)
 		return err
@@ -69,8 +69,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if *path == "" {
 		return errors.New("-config is required")
 	}
-	if _, err := daemon.LoadConfig(*path); err != nil {
+	cfg, err := daemon.LoadConfig(*path)
+	if err != nil {
 		return err
+	}
+	// Warnings (a password readable by others) go to stderr; the same
+	// checks as run, which logs them.
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if err := cfg.Check(log); err != nil {
+		return fmt.Errorf("%s: %w", *path, err)
 	}
 	fmt.Fprintf(stdout, "%s: ok\n", *path)
 	return nil

@@ -11,7 +11,22 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/internal/modelfile"
+	"github.com/ictal/ictal/internal/syncbuf"
 )
+
+// hangGuard bounds waits for things that must happen: far longer than
+// they take on any machine, so that only a hang trips it.
+const hangGuard = time.Minute
+
+// waitLog waits for the daemon's log (or output) in buf to contain want.
+func waitLog(t *testing.T, buf *syncbuf.Buffer, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(hangGuard); !strings.Contains(buf.String(), want); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q logged in %v:\n%s", want, hangGuard, buf.String())
+		}
+	}
+}
 
 // build compiles ictald into a temporary directory.
 func build(t *testing.T) string {
@@ -34,11 +49,21 @@ func TestCommands(t *testing.T) {
 	if code := run([]string{"config"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "[classifier]") {
 		t.Errorf("config: %d", code)
 	}
-	p := filepath.Join(t.TempDir(), "ictald.toml")
-	os.WriteFile(p, out.Bytes(), 0o600)
+	// The sample with its state directory here (systemd creates
+	// /var/lib/ictald when the unit starts; check wants it to exist).
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ictald.toml")
+	os.WriteFile(p, bytes.ReplaceAll(out.Bytes(), []byte("/var/lib/ictald"), []byte(dir)), 0o600)
 	out.Reset()
 	if code := run([]string{"check", "-config", p}, &out, &errb); code != 0 {
 		t.Errorf("check of the sample: %d %s", code, errb.String())
+	}
+	// check runs run's checks, past the file's values: a checkpoint path
+	// that is a directory is refused.
+	os.WriteFile(p, []byte("[source]\ntype = \"synth\"\n[checkpoint]\npath = \""+dir+"\"\n"), 0o600)
+	errb.Reset()
+	if code := run([]string{"check", "-config", p}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "checkpoint.path") {
+		t.Errorf("check of a checkpoint directory: %d %s", code, errb.String())
 	}
 	os.WriteFile(p, []byte("[source]\ntype = \"synth\"\n[decision]\nk = 9\n"), 0o600)
 	errb.Reset()
@@ -68,20 +93,24 @@ path = "`+ckpt+`"
 jsonl = "-"
 `), 0o600)
 	cmd := exec.Command(bin, "run", "-config", cfg)
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr syncbuf.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	defer cmd.Process.Kill()
+	// Each step waits for the daemon's log saying the last one was done,
+	// not for a time that a busy machine may exceed.
+	waitLog(t, &stderr, "msg=running") // signal handlers installed
 	// SIGHUP reloads the decision rule; a bad file is rejected and the
 	// daemon keeps running.
 	os.WriteFile(cfg, []byte("[source]\ntype = \"synth\"\n[decision]\nk = 9\n"), 0o600)
 	cmd.Process.Signal(syscall.SIGHUP)
-	time.Sleep(300 * time.Millisecond)
+	waitLog(t, &stderr, "configuration rejected")
 	os.WriteFile(cfg, []byte("[source]\ntype = \"synth\"\n[decision]\nk = 2\n"), 0o600)
 	cmd.Process.Signal(syscall.SIGHUP)
-	time.Sleep(700 * time.Millisecond)
+	waitLog(t, &stderr, "decision rule reloaded")
+	waitLog(t, &stdout, `"state":"online"`) // past the artifact detector's warm-up
 	cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -90,9 +119,8 @@ jsonl = "-"
 		if err != nil {
 			t.Fatalf("exit: %v\n%s", err, stderr.String())
 		}
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("ictald did not stop within 10 s of SIGTERM")
+	case <-time.After(hangGuard):
+		t.Fatalf("ictald did not stop in %v after SIGTERM", hangGuard)
 	}
 	b, err := os.ReadFile(ckpt)
 	if err != nil {

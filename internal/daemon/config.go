@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/ictal/ictal/acquire/synth"
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/classifier"
@@ -243,6 +245,13 @@ func ParseConfig(text, name string) (*Config, error) {
 		}
 		return nil, fmt.Errorf("%s: %w: unknown key %s", name, ErrConfig, strings.Join(keys, ", "))
 	}
+	// An empty site or bed would be a default only when the key is absent:
+	// written out empty it is a mistake (a topic ictal//bed-3).
+	for _, f := range []struct{ key, v string }{{"site", c.Site.Site}, {"bed", c.Site.Bed}} {
+		if f.v == "" && md.IsDefined("site", f.key) {
+			return nil, fmt.Errorf("%s: %w", name, fieldErr("site."+f.key, "empty: want a name (an MQTT topic level), or leave the key out"))
+		}
+	}
 	c.withDefaults()
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -366,6 +375,11 @@ func (s *SourceConfig) validate() error {
 			return fieldErr("source.labels", "label %d is empty", i+1)
 		}
 	}
+	if s.Seizure != "" {
+		if _, err := regexp.Compile(s.Seizure); err != nil {
+			return fieldErr("source.seizure_regexp", "%q: %v", s.Seizure, err)
+		}
+	}
 	if s.Speed < 0 {
 		return fieldErr("source.speed", "%g: want >= 0", s.Speed)
 	}
@@ -390,6 +404,22 @@ var tomlKeys = map[string]string{
 	"classifier.Beta":                    "classifier.beta",
 	"classifier.Neighbors":               "classifier.neighbors",
 	"classifier.Memory":                  "classifier.memory",
+	"classifier.Features":                "features.features",
+	"features.Window":                    "features.window",
+	"features.Step":                      "features.step",
+	"features.Features":                  "features.features",
+	"features.Summaries":                 "features.summaries",
+	"features.Channels":                  "source.channels",
+	"features.Rate":                      "source.rate",
+	"features.Labels":                    "source.labels",
+	"features.Conditioning.HighPass":     "features.highpass_hz",
+	"features.Conditioning.LowPass":      "features.lowpass_hz",
+	"features.Conditioning.Mains":        "features.mains",
+	"synth.Channels":                     "source.channels",
+	"synth.Rate":                         "source.rate",
+	"synth.Duration":                     "source.duration",
+	"synth.Seizures":                     "source.seizures",
+	"synth.Labels":                       "source.labels",
 	"alert.Threshold":                    "decision.threshold",
 	"alert.K":                            "decision.k",
 	"alert.N":                            "decision.n",
@@ -403,6 +433,7 @@ var tomlKeys = map[string]string{
 	"pipeline.learning.grace":            "learning.grace",
 	"pipeline.quality.flat_microvolts":   "quality.flat_microvolts",
 	"pipeline.checkpoint.every":          "checkpoint.every",
+	"pipeline.artifact.off":              "artifact.off",
 	"mqtt.Site":                          "site.site",
 	"mqtt.Bed":                           "site.bed",
 	"mqtt.Prefix":                        "mqtt.prefix",
@@ -426,6 +457,8 @@ func keyed(err error) error {
 		de *alert.DetectorConfigError
 		pe *pipeline.ConfigError
 		me *mqtt.ConfigError
+		fe *features.ConfigError
+		se *synth.ConfigError
 	)
 	switch {
 	case errors.As(err, &ce):
@@ -436,6 +469,23 @@ func keyed(err error) error {
 		return keyErr("pipeline."+pe.Field, pe.Value, pe.Reason)
 	case errors.As(err, &me):
 		return keyErr("mqtt."+me.Field, me.Value, me.Reason)
+	case errors.As(err, &se):
+		key, ok := tomlKeys["synth."+se.Field]
+		if !ok {
+			key = "source" // a setting ictald does not expose
+		}
+		return fieldErr(key, "%s", se.Reason)
+	case errors.As(err, &fe):
+		// "Features[3]": the key of Features, indexed the same way.
+		field, index, _ := strings.Cut(fe.Field, "[")
+		if index != "" {
+			index = "[" + index
+		}
+		key, ok := tomlKeys["features."+field]
+		if !ok {
+			key = "features"
+		}
+		return fieldErr(key+index, "%s", fe.Reason)
 	}
 	return fmt.Errorf("%w: %w", ErrConfig, err)
 }
@@ -503,11 +553,11 @@ func (c *Config) FeaturesConfig() (features.Config, error) {
 // ClassifierConfig returns the classifier configuration for d features.
 func (c *Config) ClassifierConfig(d int) classifier.Config {
 	k := c.Classifier
-	alg := k.Algorithm
+	alg := canonicalAlgorithm(k.Algorithm)
 	if alg == "" {
 		alg = classifier.UOB
 	}
-	return classifier.Config{Algorithm: alg, Learner: k.Learner, Features: d, Members: k.Members,
+	return classifier.Config{Algorithm: alg, Learner: strings.ToLower(k.Learner), Features: d, Members: k.Members,
 		C: k.C, CP: k.CP, CN: k.CN, Beta: k.Beta, Neighbors: k.Neighbors, Memory: k.Memory, Seed: k.Seed}
 }
 

@@ -188,17 +188,23 @@ type = "synth"
 channels = 4
 speed = 200
 seizures = 0
+duration = "2m"
 ` + outputsIn(dir)
 	cfg, err := ParseConfig(text, "test.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	// The source ends after 2 simulated minutes (0.6 s at 200×); the
+	// context is only a hang guard.
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	ready := false
 	windows := 0
 	if err := Run(ctx, cfg, slog.New(slog.DiscardHandler), Options{Ready: func() { ready = true }, Window: func(pipeline.Stats) { windows++ }}); err != nil {
 		t.Fatal(err)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("Run did not reach the end of a 2-minute recording played at 200× in %v", hangGuard)
 	}
 	if !ready || windows < 100 {
 		t.Errorf("ready %v, %d windows", ready, windows)

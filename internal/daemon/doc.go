@@ -1,5 +1,8 @@
 // Package daemon is what ictald runs: its configuration (the TOML file,
-// validated in one place, errors naming the file's keys), the source it
+// validated in one place, errors naming the file's keys; Config.Check,
+// which both `ictald check` and Run call, adds every check that needs the
+// source's channels and rate or the files the configuration names, short
+// of opening an amplifier), the source it
 // builds from that configuration (synth; file: EDF, BDF, OpenBCI GUI or
 // BrainFlow; openbci; ads1299 — relabelled by source.labels, paced by
 // acquire.Paced), the model it starts with (checkpoint, trained model or

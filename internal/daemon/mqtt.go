@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +26,11 @@ func (c *Config) validateMQTT() error {
 	case "embedded":
 		if m.Listen == "" {
 			m.Listen = "127.0.0.1:1883"
+		}
+		if _, port, err := net.SplitHostPort(m.Listen); err != nil {
+			return fieldErr("mqtt.listen", "%q: %v (want host:port, e.g. 127.0.0.1:1883)", m.Listen, err)
+		} else if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			return fieldErr("mqtt.listen", "%q: port %q: want 0..65535", m.Listen, port)
 		}
 		if err := c.brokerOptions().Validate(); err != nil {
 			return keyed(err)
@@ -74,6 +81,9 @@ func (c *Config) mqttConfig(url string) (mqtt.Config, error) {
 		}
 	} else {
 		mc.Brokers = []string{"tcp://" + m.Listen}
+	}
+	if err := mc.Validate(); err != nil {
+		return mc, keyed(err)
 	}
 	if _, err := mc.ClientOptions("check"); err != nil {
 		return mc, fieldErr("mqtt", "%v", err)

@@ -32,8 +32,11 @@ type Options struct {
 
 // Run runs the daemon until ctx is done or the source ends, then writes a
 // final checkpoint. It returns an error when it could not start or the
-// source failed.
+// source failed. It starts with cfg.Check, the checks `ictald check` makes.
 func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err error) {
+	if err := cfg.Check(log); err != nil {
+		return err
+	}
 	src, err := OpenSource(ctx, cfg.Source, log)
 	if err != nil {
 		return err

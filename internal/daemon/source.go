@@ -32,7 +32,7 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		}
 		p, err := synth.New(cfg)
 		if err != nil {
-			return nil, fmt.Errorf("source (synth): %w", err)
+			return nil, keyed(err)
 		}
 		src = p
 		if s.Speed == 0 {
@@ -49,7 +49,7 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		}
 		r, format, err := recording.Open(s.Path, o)
 		if err != nil {
-			return nil, fmt.Errorf("source (%s): %w", s.Type, err)
+			return nil, fieldErr("source.path", "%v", err)
 		}
 		if e, ok := r.(*edf.Replay); ok {
 			for _, sk := range e.Skipped() {
