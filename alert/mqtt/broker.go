@@ -23,12 +23,14 @@ type Broker struct {
 }
 
 // StartBroker listens on addr (host:port; port 0 picks a free one) and
-// serves MQTT until Close. Its own logs go to log (nil: discarded).
+// serves MQTT until Close. Its own logs go to log (nil: discarded), a
+// client's routine disconnection at DEBUG (brokerLog).
 func StartBroker(addr string, log *slog.Logger) (*Broker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	srv := mochi.New(&mochi.Options{Logger: log.With(slog.String("component", "broker")), InlineClient: false})
+	blog := slog.New(brokerLog{log.Handler()}).With(slog.String("component", "broker"))
+	srv := mochi.New(&mochi.Options{Logger: blog, InlineClient: false})
 	if err := srv.AddHook(new(loopbackOnly), nil); err != nil {
 		return nil, fmt.Errorf("alert: broker: %w", err)
 	}
