@@ -3,12 +3,14 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"time"
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/journal"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
@@ -122,13 +124,16 @@ func ParseLevel(s string) slog.Level {
 	return slog.LevelInfo
 }
 
-// NewLogger builds the daemon's logger on stderr.
+// NewLogger builds the daemon's logger on stderr (NewLoggerTo).
 func NewLogger(format string, level *slog.LevelVar) *slog.Logger {
-	o := &slog.HandlerOptions{Level: level}
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, o))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, o))
+	return NewLoggerTo(os.Stderr, format, level)
+}
+
+// NewLoggerTo builds the daemon's logger on w in log.format ("text" or
+// "json"). When w is standard error connected to systemd's journal, each
+// line carries its syslog priority and no time (internal/journal).
+func NewLoggerTo(w io.Writer, format string, level slog.Leveler) *slog.Logger {
+	return slog.New(journal.NewHandler(w, format, &slog.HandlerOptions{Level: level}))
 }
 
 // jsonLines is the configured JSON-lines output: none, standard output
