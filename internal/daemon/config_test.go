@@ -46,6 +46,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"bed with slash", base + "[site]\nbed = \"a/b\"\n", "site.bed"},
 		{"flat", base + "[quality]\nflat_microvolts = -1.0\n", "quality.flat_microvolts"},
 		{"wrong type", base + "[decision]\nk = \"three\"\n", "ictald.toml"},
+		{"metrics address", base + "[metrics]\nlisten = \"9851\"\n", "metrics.listen"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -30,6 +30,9 @@ type Options struct {
 	// Program names the program and its version in the checkpoints'
 	// metadata ("ictald v1.2.3"); empty means "ictald".
 	Program string
+	// MetricsListening, when set, is called with the metrics endpoint's
+	// address once it listens (metrics.listen with port 0 picks one).
+	MetricsListening func(addr string)
 }
 
 // Run runs the daemon until ctx is done or the source ends, then writes a
@@ -78,6 +81,14 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 		sinks = append(sinks, j)
 	}
 	hooks := pipeline.Hooks{Ready: opt.Ready, Window: opt.Window}
+	met, stopMetrics, err := startMetrics(ctx, cfg, pub, opt, log)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+	if met != nil {
+		hooks.Window = bothWindows(opt.Window, met.Window)
+	}
 	if cfg.Checkpoint.Path != "" {
 		path := cfg.Checkpoint.Path
 		hooks.Checkpoint = func(m classifier.Model) error {
