@@ -23,6 +23,7 @@ var (
 	descSignal     = desc("signal_seconds_total", "Seconds of signal processed (the end of the latest window); its rate is the real-time factor, 1 for a live source keeping up.")
 	descLag        = desc("pipeline_lag_seconds", "How far the signal processed trails the wall-clock time since the pipeline started: its delay behind real time for a live source; negative for a recording replayed faster than real time.")
 	descLastWindow = desc("last_window_timestamp_seconds", "When the latest window was processed (Unix time).")
+	descHealthy    = desc("pipeline_healthy", "1 while windows are processed (GET /healthz answers 200); 0 once none was for the stall period, 30 s (503).")
 
 	descEvents     = desc("events_total", "Seizure events detected; each raised one alert.")
 	descSuppressed = desc("events_suppressed_total", "Events not alerted because they started within the refractory period of the previous one.")
@@ -57,7 +58,7 @@ type collector struct{ m *Metrics }
 
 // Describe implements prometheus.Collector.
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descBuild, descFrames, descGaps, descWindows, descSignal, descLag, descLastWindow,
+	for _, d := range []*prometheus.Desc{descBuild, descFrames, descGaps, descWindows, descSignal, descLag, descLastWindow, descHealthy,
 		descEvents, descSuppressed, descLabels, descUpdates, descEvicted, descBuffered, descBufferCap, descModelErrs, descSinkErrs,
 		descCheckpoints, descCkptFailures, descCkptTime, descDiskFree, descRecorded,
 		descMQTTConnected, descMQTTQueue, descMQTTPublished, descMQTTAcked, descMQTTDropped, descMQTTFeedback, descStoreDegraded, descStoreHeld} {
@@ -87,6 +88,8 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	if !at.IsZero() {
 		gauge(descLastWindow, seconds(at))
 	}
+	ok, _ := c.m.Health()
+	gauge(descHealthy, bit(ok))
 
 	counter(descEvents, float64(s.Events))
 	counter(descSuppressed, float64(s.Suppressed))

@@ -141,6 +141,7 @@ func TestCollectMapsEveryCounter(t *testing.T) {
 		`ictal_signal_seconds_total`:                                                100,
 		`ictal_pipeline_lag_seconds`:                                                -1.5,
 		`ictal_last_window_timestamp_seconds`:                                       float64(c.now().Unix()),
+		`ictal_pipeline_healthy`:                                                    1,
 		`ictal_events_total`:                                                        2,
 		`ictal_events_suppressed_total`:                                             1,
 		`ictal_labels_total{result="applied"}`:                                      3,
@@ -323,6 +324,9 @@ func TestScrapeRunningPipelineAndStall(t *testing.T) {
 	clock.add(31 * time.Second)
 	if code, body := metricstest.Get(t, srv.URL+"/healthz"); code != http.StatusServiceUnavailable || !strings.HasPrefix(body, "stalled: no window for 31s") {
 		t.Errorf("stalled: /healthz %d %s", code, body)
+	}
+	if h := metricstest.Scrape(t, srv.URL)["ictal_pipeline_healthy"]; second["ictal_pipeline_healthy"] != 1 || h != 0 {
+		t.Errorf("ictal_pipeline_healthy %v while running, %v stalled; want 1, 0", second["ictal_pipeline_healthy"], h)
 	}
 	src.release(rate)
 	if code, body := metricstest.Get(t, srv.URL+"/healthz"); code != http.StatusOK {
