@@ -5,7 +5,10 @@
 // sysusers entry and the configuration embedded so that the one binary
 // carries them. The script check verifies the unit with systemd-analyze
 // (verify, and security --offline rating at most 2.0) in a temporary root
-// installed as README.md's "Install on a board" says; CI runs it.
+// installed as README.md's "Install on a board" says; CI runs it. The
+// folder prometheus holds a scrape configuration for ictald's metrics
+// endpoint ([metrics] listen) and alerting rules, with promtool unit
+// tests that this package's tests run.
 //
 // # Readiness and watchdog
 //

@@ -65,7 +65,8 @@ func (o BrokerOptions) Validate() error {
 // StartBroker listens on addr (host:port; port 0 picks a free one) and
 // serves MQTT until Close, admitting clients as opt says (nil: anonymous
 // clients subscribe, nobody publishes until AdmitPublisher and AddUser).
-// Its own logs go to log (nil: discarded).
+// Its own logs go to log (nil: discarded), a client's routine
+// disconnection at DEBUG (brokerLog).
 func StartBroker(addr string, opt *BrokerOptions, log *slog.Logger) (*Broker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -77,7 +78,8 @@ func StartBroker(addr string, opt *BrokerOptions, log *slog.Logger) (*Broker, er
 	if err != nil {
 		return nil, err
 	}
-	srv := mochi.New(&mochi.Options{Logger: log.With(slog.String("component", "broker")), InlineClient: false})
+	blog := slog.New(brokerLog{log.Handler()}).With(slog.String("component", "broker"))
+	srv := mochi.New(&mochi.Options{Logger: blog, InlineClient: false})
 	a.clients = srv.Clients
 	if err := srv.AddHook(a, nil); err != nil {
 		return nil, fmt.Errorf("alert: broker: %w", err)

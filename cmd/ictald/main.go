@@ -92,11 +92,12 @@ func cmdRun(args []string, stderr io.Writer) error {
 	}
 	cfg, err := daemon.LoadConfig(*path)
 	if err != nil {
-		return err
+		daemon.NewLoggerTo(stderr, "text", nil).Error("ictald: configuration rejected", slog.String("config", *path), slog.Any("err", err))
+		return cli.Logged(err)
 	}
 	level := new(slog.LevelVar)
 	level.Set(daemon.ParseLevel(cfg.Log.Level))
-	log := daemon.NewLogger(cfg.Log.Format, level)
+	log := daemon.NewLoggerTo(stderr, cfg.Log.Format, level)
 	log.Info("ictald starting", slog.String("version", version), slog.String("config", *path))
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -115,8 +116,15 @@ func cmdRun(args []string, stderr io.Writer) error {
 	err = daemon.Run(ctx, cfg, log, daemon.Options{
 		Rules: rules, Ready: sdn.ready, Window: sdn.window, Program: "ictald " + version,
 	})
-	log.Info("ictald stopped", slog.Duration("uptime", time.Since(start).Round(time.Second)), slog.Any("err", err))
-	return err
+	uptime := slog.Duration("uptime", time.Since(start).Round(time.Second))
+	if err != nil {
+		// ERROR, so that `journalctl -p err -u ictald` finds it; logged
+		// here, not printed again by cli.Run.
+		log.Error("ictald stopped", uptime, slog.Any("err", err))
+		return cli.Logged(err)
+	}
+	log.Info("ictald stopped", uptime)
+	return nil
 }
 
 func cmdDemo(args []string, stdout, stderr io.Writer) error {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -129,13 +131,73 @@ jsonl = "-"
 	if meta, _, err := modelfile.Decode(b); err != nil || meta.Legacy || meta.Program != "ictald dev" {
 		t.Fatalf("checkpoint: %v, %+v", err, meta)
 	}
-	for _, want := range []string{"configuration rejected", "decision rule reloaded", "ictald stopped"} {
+	for _, want := range []string{"configuration rejected", "decision rule reloaded", "level=INFO msg=\"ictald stopped\""} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
 	}
+	// The reload names the rule's fields, and no line dumps a Go struct
+	// (rule="{Threshold:0.5 K:3 …}") or has an empty message.
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, `="{`) || strings.Contains(line, `msg=""`) {
+			t.Errorf("log line: %s", line)
+		}
+	}
+	if !strings.Contains(stderr.String(), `msg="decision rule reloaded" threshold=0.5 k=2 n=4`) {
+		t.Errorf("reload does not name the rule's fields:\n%s", stderr.String())
+	}
 	if !strings.Contains(stdout.String(), `"state":"online"`) {
 		t.Errorf("stdout %s", stdout.String())
+	}
+}
+
+// A daemon that fails — here its recording is missing — logs why at
+// ERROR, with the syslog priority err when its standard error is the
+// journal, and exits 1 without printing the error a second time.
+func TestRunFailureIsLoggedAtError(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.edf")
+	good := filepath.Join(dir, "ictald.toml")
+	os.WriteFile(good, []byte("[source]\ntype = \"file\"\npath = \""+missing+"\"\n"), 0o600)
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("[source]\ntype = \"synth\"\n[decision]\nk = 9\n"), 0o600)
+	tests := []struct {
+		name    string
+		config  string
+		journal bool
+		want    string
+	}{
+		{"source fails", good, false, `level=ERROR msg="ictald stopped" uptime=0s err="invalid configuration: source.path: `},
+		{"source fails, journal", good, true, `<3>level=ERROR msg="ictald stopped" uptime=0s err="invalid configuration: source.path: `},
+		{"configuration rejected", bad, false, `level=ERROR msg="ictald: configuration rejected" config=` + bad + ` err="` + bad + `: invalid configuration: decision.k`},
+		{"configuration rejected, journal", bad, true, `<3>level=ERROR msg="ictald: configuration rejected" config=`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			t.Setenv("JOURNAL_STREAM", "")
+			if tt.journal {
+				fi, _ := f.Stat()
+				st := fi.Sys().(*syscall.Stat_t)
+				t.Setenv("JOURNAL_STREAM", fmt.Sprintf("%d:%d", st.Dev, st.Ino))
+			}
+			var out bytes.Buffer
+			code := run([]string{"run", "-config", tt.config}, &out, f)
+			b, _ := os.ReadFile(f.Name())
+			if code != 1 || !strings.Contains(string(b), tt.want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant a line with %s", code, b, tt.want)
+			}
+			if strings.Contains(string(b), "ictald run: ") {
+				t.Errorf("the error is printed again:\n%s", b)
+			}
+			if tt.journal && regexp.MustCompile(`(?m)(^|[> ])time=`).Match(b) {
+				t.Errorf("a time under the journal:\n%s", b)
+			}
+		})
 	}
 }
 

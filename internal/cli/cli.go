@@ -28,9 +28,23 @@ func Usage(w io.Writer, prog string, cmds []Command) {
 	}
 }
 
+// Logged marks err as already logged by the command (a daemon logs its
+// failure at ERROR, where the journal files it by priority): Run exits 1
+// without printing it again. Logged(nil) is nil.
+func Logged(err error) error {
+	if err == nil {
+		return nil
+	}
+	return logged{err}
+}
+
+type logged struct{ error }
+
+func (l logged) Unwrap() error { return l.error }
+
 // Run dispatches args to one of cmds and returns the exit code: 0 on
 // success or help, 1 when the command failed (its error printed as
-// "prog name: error"), 2 for no or an unknown command.
+// "prog name: error" unless Logged), 2 for no or an unknown command.
 func Run(prog string, cmds []Command, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		Usage(stderr, prog, cmds)
@@ -49,7 +63,9 @@ func Run(prog string, cmds []Command, args []string, stdout, stderr io.Writer) i
 			if errors.Is(err, flag.ErrHelp) {
 				return 0
 			}
-			fmt.Fprintf(stderr, "%s %s: %v\n", prog, args[0], err)
+			if !errors.As(err, new(logged)) {
+				fmt.Fprintf(stderr, "%s %s: %v\n", prog, args[0], err)
+			}
 			return 1
 		}
 		return 0

@@ -48,6 +48,7 @@ type Config struct {
 	Checkpoint CheckpointConfig `toml:"checkpoint"`
 	Output     OutputConfig     `toml:"output"`
 	MQTT       MQTTConfig       `toml:"mqtt"`
+	Metrics    MetricsConfig    `toml:"metrics"`
 	Log        LogConfig        `toml:"log"`
 }
 
@@ -309,6 +310,9 @@ func (c *Config) Validate() error {
 		return fieldErr("output.jsonl", "%q is a directory", o)
 	}
 	if err := c.validateMQTT(); err != nil {
+		return err
+	}
+	if err := c.validateMetrics(); err != nil {
 		return err
 	}
 	switch c.Log.Level {

@@ -49,6 +49,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"broker users missing", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_users = \"/nonexistent/users\"\n", "mqtt.broker_users: \"/nonexistent/users\""},
 		{"broker anonymous", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_anonymous = \"publish\"\n", "mqtt.broker_anonymous: \"publish\""},
 		{"broker users with another broker", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"tcp://h:1883\"\nbroker_users = \"/etc/u\"\n", "mqtt.broker_users"},
+		{"metrics address", base + "[metrics]\nlisten = \"9851\"\n", "metrics.listen"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,12 +3,14 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"time"
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/journal"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
@@ -28,6 +30,9 @@ type Options struct {
 	// Program names the program and its version in the checkpoints'
 	// metadata ("ictald v1.2.3"); empty means "ictald".
 	Program string
+	// MetricsListening, when set, is called with the metrics endpoint's
+	// address once it listens (metrics.listen with port 0 picks one).
+	MetricsListening func(addr string)
 }
 
 // Run runs the daemon until ctx is done or the source ends, then writes a
@@ -79,6 +84,14 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 		sinks = append(sinks, j)
 	}
 	hooks := pipeline.Hooks{Ready: opt.Ready, Window: opt.Window}
+	met, stopMetrics, err := startMetrics(ctx, cfg, pub, opt, log)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+	if met != nil {
+		hooks.Window = bothWindows(opt.Window, met.Window)
+	}
 	if cfg.Checkpoint.Path != "" {
 		path := cfg.Checkpoint.Path
 		hooks.Checkpoint = func(m classifier.Model) error {
@@ -125,13 +138,16 @@ func ParseLevel(s string) slog.Level {
 	return slog.LevelInfo
 }
 
-// NewLogger builds the daemon's logger on stderr.
+// NewLogger builds the daemon's logger on stderr (NewLoggerTo).
 func NewLogger(format string, level *slog.LevelVar) *slog.Logger {
-	o := &slog.HandlerOptions{Level: level}
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, o))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, o))
+	return NewLoggerTo(os.Stderr, format, level)
+}
+
+// NewLoggerTo builds the daemon's logger on w in log.format ("text" or
+// "json"). When w is standard error connected to systemd's journal, each
+// line carries its syslog priority and no time (internal/journal).
+func NewLoggerTo(w io.Writer, format string, level slog.Leveler) *slog.Logger {
+	return slog.New(journal.NewHandler(w, format, &slog.HandlerOptions{Level: level}))
 }
 
 // jsonLines is the configured JSON-lines output: none, standard output

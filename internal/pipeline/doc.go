@@ -98,5 +98,7 @@
 // when Run ends; the daemon writes the model atomically there
 // (internal/checkpoint). Hooks.Window is called after every window: the
 // daemon's systemd watchdog keep-alive, so a pipeline that stops making
-// progress is restarted.
+// progress is restarted, and its metrics (internal/metrics): the counts,
+// the signal processed and the lag behind real time (Stats.SignalTime,
+// Stats.Lag), the late-label buffer's fill.
 package pipeline

@@ -47,6 +47,16 @@ type Stats struct {
 	Evicted                            int64 // buffered windows that aged out unlearned
 	Checkpoints, CheckpointErrs        int64
 	ModelErrors, SinkErrors            int64
+	// SignalTime is the signal processed so far: the end of the latest
+	// window, from the start of the source. Lag is how far it trails the
+	// wall-clock time since Run began: for a live source, the pipeline's
+	// delay behind real time (growing when it cannot keep up, or when
+	// the source loses time it does not report as a gap); negative for a
+	// recording replayed faster than real time.
+	SignalTime, Lag time.Duration
+	// Buffered is the number of windows in the late-label buffer
+	// (LearnFeedback), BufferCap how many it holds (0: no buffer).
+	Buffered, BufferCap int
 }
 
 // Pipeline wires Source → Extractor → Model → Detector → Sinks, with signal
@@ -80,6 +90,7 @@ type Pipeline struct {
 
 	state    alert.State
 	wall0    time.Time
+	started  time.Time // when Run began, for Stats.Lag
 	lastCkpt time.Time
 	ctx      context.Context // Run's; nil before Run
 	now      func() time.Time
@@ -195,6 +206,7 @@ func (p *Pipeline) Stats() Stats {
 	s.Suppressed += int64(p.ev.det.Suppressed())
 	if p.late != nil {
 		s.Evicted = int64(p.late.buf.evicted)
+		s.Buffered, s.BufferCap = p.late.buf.size, len(p.late.buf.w)
 	}
 	return s
 }
@@ -223,6 +235,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 		p.wall0 = p.now()
 	}
 	p.lastCkpt = p.now()
+	p.started = p.lastCkpt
 	var runErr error
 	for ctx.Err() == nil {
 		done, err := p.step()
@@ -320,7 +333,9 @@ func (p *Pipeline) window() {
 	} else {
 		p.refuseLabels()
 	}
-	if now := p.now(); now.Sub(p.lastCkpt) >= p.cfg.CheckpointEvery {
+	now := p.now()
+	p.stats.SignalTime, p.stats.Lag = end, now.Sub(p.started)-end
+	if now.Sub(p.lastCkpt) >= p.cfg.CheckpointEvery {
 		p.lastCkpt = now
 		p.checkpoint()
 	}

@@ -1,0 +1,106 @@
+package daemon
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/internal/metrics/metricstest"
+	"github.com/ictal/ictal/internal/syncbuf"
+)
+
+// TestRunServesMetricsAndHealth runs the daemon on a simulated patient
+// with the embedded broker and scrapes it over HTTP: the counters move
+// between two scrapes, the MQTT connection and the checkpoint show, and
+// /healthz says 200 while windows flow.
+func TestRunServesMetricsAndHealth(t *testing.T) {
+	dir := t.TempDir()
+	ckpt := filepath.Join(dir, "model.ckpt")
+	cfg, err := ParseConfig(`
+[source]
+type = "synth"
+channels = 4
+speed = 20
+seizures = 0
+[checkpoint]
+path = "`+ckpt+`"
+every = "1s"
+[mqtt]
+broker = "embedded"
+listen = "127.0.0.1:0"
+[metrics]
+listen = "127.0.0.1:0"
+`, "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncbuf.Buffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), Options{Program: "ictald test", MetricsListening: func(a string) { addr <- a }})
+	}()
+	var base string
+	select {
+	case a := <-addr:
+		base = "http://" + a
+	case err := <-done:
+		t.Fatalf("the daemon stopped: %v\n%s", err, logs.String())
+	}
+	windows := func(s metricstest.Samples) float64 {
+		return s[`ictal_windows_total{quality="usable"}`] + s[`ictal_windows_total{quality="signal_lost"}`] +
+			s[`ictal_windows_total{quality="electrode_off"}`] + s[`ictal_windows_total{quality="artifact"}`]
+	}
+	// scrapeUntil scrapes until ok holds; the daemon ending fails the test.
+	scrapeUntil := func(what string, ok func(metricstest.Samples) bool) metricstest.Samples {
+		for {
+			s := metricstest.Scrape(t, base)
+			if ok(s) {
+				return s
+			}
+			select {
+			case err := <-done:
+				t.Fatalf("the daemon stopped waiting for %s: %v\n%s", what, err, logs.String())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	first := scrapeUntil("a window and the broker", func(s metricstest.Samples) bool {
+		return windows(s) > 0 && s["ictal_mqtt_connected"] == 1
+	})
+	second := scrapeUntil("more windows and a checkpoint", func(s metricstest.Samples) bool {
+		_, ok := s["ictal_checkpoint_last_success_timestamp_seconds"]
+		return windows(s) > windows(first) && ok
+	})
+	for _, series := range []string{"ictal_frames_total", "ictal_signal_seconds_total", "ictal_last_window_timestamp_seconds", "ictal_mqtt_published_messages_total"} {
+		if !(second[series] > first[series]) {
+			t.Errorf("%s did not move: %v then %v", series, first[series], second[series])
+		}
+	}
+	for _, series := range []string{`ictal_build_info{version="ictald test"}`, "ictal_late_label_buffer_capacity_windows", "ictal_checkpoints_total",
+		`ictal_disk_free_bytes{dir="checkpoint",path="` + dir + `"}`, `ictal_disk_free_bytes{dir="mqtt_store",path="` + filepath.Join(dir, "mqtt") + `"}`} {
+		if !(second[series] > 0) {
+			t.Errorf("%s = %v", series, second[series])
+		}
+	}
+	// Played at 20× real time, the signal runs ahead of the clock.
+	if lag, ok := second["ictal_pipeline_lag_seconds"]; !ok || lag >= 0 {
+		t.Errorf("lag %v (present %v), want negative at 20× real time", lag, ok)
+	}
+	if code, body := metricstest.Get(t, base+"/healthz"); code != http.StatusOK || !strings.HasPrefix(body, "ok: ") {
+		t.Errorf("/healthz while running: %d %s", code, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), `msg="metrics listening" url=http://127.0.0.1:`) {
+		t.Errorf("the endpoint is not logged:\n%s", logs.String())
+	}
+}
