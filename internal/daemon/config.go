@@ -47,6 +47,7 @@ type Config struct {
 	Output     OutputConfig     `toml:"output"`
 	MQTT       MQTTConfig       `toml:"mqtt"`
 	Log        LogConfig        `toml:"log"`
+	Record     RecordConfig     `toml:"record"`
 }
 
 // MQTTConfig configures alert publication and feedback over MQTT.
@@ -285,6 +286,9 @@ func (c *Config) Validate() error {
 		return fieldErr("output.jsonl", "%q is a directory", o)
 	}
 	if err := c.validateMQTT(); err != nil {
+		return err
+	}
+	if err := c.Record.validate(); err != nil {
 		return err
 	}
 	switch c.Log.Level {
