@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/acquire/synth"
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/daemon"
+	"github.com/ictal/ictal/internal/modelfile"
+	"github.com/ictal/ictal/internal/pipeline"
+	"github.com/ictal/ictal/internal/record"
+)
+
+// recordingConfig is a daemon on a simulated patient at 40× real time,
+// with seizures every few minutes of signal, the model at model, learning
+// off, alerts on stdout and recording into dir.
+func recordingConfig(model, dir, headerCount string) string {
+	return fmt.Sprintf(`
+[site]
+site = "ward-7"
+bed = "bed-3"
+[source]
+type = "synth"
+channels = 4
+duration = "1h"
+seizures = 20
+seed = 7
+speed = 40
+[classifier]
+model = %q
+[learning]
+mode = "off"
+[output]
+jsonl = "-"
+[mqtt]
+broker = ""
+[record]
+enabled = true
+dir = %q
+header_count = %q
+`, model, dir, headerCount)
+}
+
+// trainModel writes a model trained on a simulated recording for cfg's
+// source and features.
+func trainModel(t *testing.T, cfgText, path string) {
+	t.Helper()
+	cfg, err := daemon.ParseConfig(cfgText, "ictald.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := synth.DefaultConfig()
+	sc.Channels, sc.Duration, sc.Seizures, sc.Seed = cfg.Source.Channels, 30*time.Minute, 5, 1
+	train, err := synth.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fcfg, err := cfg.FeaturesConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := modelfile.Describe(fcfg, train.Info())
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := classifier.New(cfg.ClassifierConfig(meta.Features.Dim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.New(train, fcfg, model, pipeline.Config{Learning: pipeline.Learning{Mode: pipeline.LearnAnnotations}}, nil, pipeline.Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := modelfile.WriteFile(path, meta, model); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// daemonRun is a running ictald whose alerts' ids arrive on alerts.
+type daemonRun struct {
+	cmd    *exec.Cmd
+	alerts chan string
+	stderr *logBuffer
+	done   chan struct{}
+}
+
+func startDaemon(t *testing.T, bin, cfgPath string) *daemonRun {
+	t.Helper()
+	cmd := exec.Command(bin, "run", "-config", cfgPath)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &daemonRun{cmd: cmd, alerts: make(chan string, 100), stderr: &logBuffer{}, done: make(chan struct{})}
+	cmd.Stderr = d.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(d.done)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			var line struct{ Type, ID string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "alert" {
+				d.alerts <- line.ID
+			}
+		}
+		io.Copy(io.Discard, out)
+	}()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return d
+}
+
+// logBuffer holds a process's stderr; the test reads it while the process
+// writes.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// annotationIDs returns the alert ids annotated in the recording at path,
+// read as it is being written.
+func annotationIDs(path string) (map[string]bool, error) {
+	r, err := edf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	anns, err := r.Annotations()
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, a := range anns {
+		if n, err := record.ParseNote(a.Text); err == nil && n.Kind == record.KindAlert {
+			ids[n.Get("id")] = true
+		}
+	}
+	return ids, nil
+}
+
+// TestKill9LeavesAReadableRecording runs ictald with recording on, waits
+// for an alert and for its annotation in the file in progress, kills the
+// daemon with SIGKILL, and opens the file with the EDF reader: the alert
+// is there and the header's record count agrees with the file's size
+// (header_count = "record"), or is -1 (header_count = "close"). A second
+// start on the same directory repairs the file: exactly its complete
+// records, counted. The deadline only bounds a failing run.
+func TestKill9LeavesAReadableRecording(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs ictald")
+	}
+	bin := build(t)
+	modelPath := filepath.Join(t.TempDir(), "patient.model")
+	trainModel(t, recordingConfig(modelPath, "/unused", "record"), modelPath)
+	for _, mode := range []string{record.CountEveryRecord, record.CountAtClose} {
+		t.Run(mode, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "recordings")
+			cfgPath := filepath.Join(t.TempDir(), "ictald.toml")
+			os.WriteFile(cfgPath, []byte(recordingConfig(modelPath, dir, mode)), 0o600)
+			d := startDaemon(t, bin, cfgPath)
+			deadline := time.After(3 * time.Minute)
+			var id string
+			select {
+			case id = <-d.alerts:
+			case <-d.done:
+				t.Fatalf("ictald ended before an alert:\n%s", d.stderr)
+			case <-deadline:
+				t.Fatalf("no alert:\n%s", d.stderr)
+			}
+			files, _ := record.Recordings(dir)
+			if len(files) != 1 {
+				t.Fatalf("recordings %v", files)
+			}
+			path := files[0]
+			// The annotation goes into the next record written (within a
+			// second of signal): wait until the file holds it.
+			for {
+				ids, err := annotationIDs(path)
+				if err == nil && ids[id] {
+					break
+				}
+				select {
+				case <-deadline:
+					t.Fatalf("alert %s never annotated (%v):\n%s", id, err, d.stderr)
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			if err := d.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			d.cmd.Wait()
+
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _ := os.Open(path)
+			h, err := edf.ParseHeader(f)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb := int64(h.RecordBytes())
+			complete := (fi.Size() - int64(h.HeaderBytes)) / rb
+			switch mode {
+			case record.CountEveryRecord:
+				// Killed between a record and its count, the header is one
+				// behind; never ahead.
+				if h.Records != complete && h.Records != complete-1 {
+					t.Errorf("header declares %d records, the file's %d bytes hold %d complete ones", h.Records, fi.Size(), complete)
+				}
+			case record.CountAtClose:
+				if h.Records != -1 {
+					t.Errorf("header declares %d records, want -1 until closed", h.Records)
+				}
+			}
+			ids, err := annotationIDs(path)
+			if err != nil || !ids[id] {
+				t.Fatalf("after kill -9: alert %s in %v, %v", id, ids, err)
+			}
+			r, err := edf.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := r.NewRecord()
+			n := int64(0)
+			for r.ReadRecord(rec) == nil {
+				n++
+			}
+			r.Close()
+			if n < complete-1 || n > complete || n < 5 {
+				t.Errorf("read %d records of %d complete", n, complete)
+			}
+
+			// The next start repairs the file.
+			d2 := startDaemon(t, bin, cfgPath)
+			for {
+				if files, _ := record.Recordings(dir); len(files) == 2 {
+					break
+				}
+				select {
+				case <-deadline:
+					t.Fatalf("the second run does not record:\n%s", d2.stderr)
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			d2.cmd.Process.Signal(syscall.SIGTERM)
+			if err := d2.cmd.Wait(); err != nil {
+				t.Errorf("second run: %v\n%s", err, d2.stderr)
+			}
+			fi, _ = os.Stat(path)
+			f, _ = os.Open(path)
+			h, err = edf.ParseHeader(f)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Records != complete || fi.Size() != int64(h.HeaderBytes)+complete*rb {
+				t.Errorf("repaired: header declares %d records in %d bytes, want %d records of %d bytes after %d", h.Records, fi.Size(), complete, rb, h.HeaderBytes)
+			}
+			if mode == record.CountAtClose && !strings.Contains(d2.stderr.String(), "recording repaired") {
+				t.Errorf("the repair is not logged:\n%s", d2.stderr)
+			}
+			files, _ = record.Recordings(dir)
+			r2, err := edf.Open(files[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			anns, _ := r2.Annotations()
+			r2.Close()
+			var kinds []string
+			for _, a := range anns {
+				if n, err := record.ParseNote(a.Text); err == nil {
+					kinds = append(kinds, n.Kind)
+				}
+			}
+			if len(kinds) == 0 || kinds[0] != record.KindStart || !strings.Contains(strings.Join(kinds, " "), record.KindStop) {
+				t.Errorf("second run's annotations %v: want ictald-start first and ictald-stop", kinds)
+			}
+		})
+	}
+}
