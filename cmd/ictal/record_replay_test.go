@@ -122,7 +122,7 @@ dir = %q
 		}
 		for _, c := range []struct {
 			what, rec string
-			mon, rep time.Time
+			mon, rep  time.Time
 		}{{"onset", n.Get("onset"), m.Onset, p.Onset}, {"detected", n.Get("detected"), m.DetectedAt, p.DetectedAt}} {
 			if c.rec != stampMS(c.mon) || c.rec != stampMS(c.rep) {
 				t.Errorf("alert %d %s: recorded %s, monitored %s, replayed %s", i, c.what, c.rec, stampMS(c.mon), stampMS(c.rep))

@@ -536,3 +536,33 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		}
 	}
 }
+
+// TestHourFileSize pins the size of an hour of 8 channels at 250 Hz: a
+// header of 10 blocks and 3600 records of 8·250 samples and 256 bytes of
+// annotations (258 in BDF: 86 three-byte samples).
+func TestHourFileSize(t *testing.T) {
+	for _, bdf := range []bool{false, true} {
+		r, _ := newRecorder(t, Config{BDF: bdf})
+		start := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+		r.Begin(testInfo(8, 250), start)
+		f := acquire.NewFrame(8)
+		for k := 0; k < 3600*250; k++ {
+			f.Time = time.Duration(k) * 4 * time.Millisecond
+			r.Frame(f)
+		}
+		path := r.Path()
+		r.Close()
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := int64(256*10 + 3600*(8*250*2+256))
+		if bdf {
+			want = 256*10 + 3600*(8*250*3+258)
+		}
+		if fi.Size() != want || r.Stats().Files != 1 {
+			t.Errorf("BDF %v: an hour takes %d bytes in %d files, want %d in 1", bdf, fi.Size(), r.Stats().Files, want)
+		}
+		t.Logf("BDF %v: %d bytes an hour (%.1f MB)", bdf, fi.Size(), float64(fi.Size())/1e6)
+	}
+}
