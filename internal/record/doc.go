@@ -70,15 +70,20 @@
 // # Crashes, full disks and the quota
 //
 // Each record is one write, and with Config.HeaderCount "record" (the
-// default) the header's record count is rewritten after it: a daemon
-// killed at any moment (kill -9) leaves a file that opens in EDFbrowser
-// and MNE with at most its last second missing; an incomplete last record
-// may follow the records the header counts, which readers ignore. With
-// "close" the count stays -1 (which some programs refuse) until the file
-// is closed. Either way New, at the next start, repairs the files in the
-// directory: it cuts an incomplete last record and writes the count of
-// complete ones (edf.Repair), and says so in the log. The page cache is
-// not synced: a power cut loses what the kernel had not yet written.
+// default) the header's record count is rewritten right after it: a
+// daemon killed at any moment (kill -9) leaves a file whose header counts
+// the records it holds, with at most its last second missing. Two writes
+// cannot be one, so a kill in the microseconds between a record and its
+// count leaves the count one behind (and a kill inside a write, part of a
+// record after the counted ones). MNE reads such a file (it trusts the
+// size, with a warning); EDFbrowser insists on an exact size and opens it
+// as a stream (File → Open stream) or after its header editor's fix. With
+// "close" the count stays -1 until the file is closed: MNE reads it,
+// EDFbrowser only as a stream. Either way New, at the next start, repairs
+// the files in the directory: it cuts an incomplete last record and writes
+// the count of complete ones (edf.Repair), and says so in the log. The
+// page cache is not synced: a power cut loses what the kernel had not yet
+// written.
 //
 // A write that fails (a full disk) never stops detection: the error is
 // logged once, the file is repaired and closed, frames are dropped, and a
