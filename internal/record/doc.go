@@ -85,7 +85,8 @@
 // page cache is not synced: a power cut loses what the kernel had not yet
 // written.
 //
-// A write that fails (a full disk) never stops detection: the error is
+// A write that fails (a full disk, a directory that cannot be created)
+// never stops detection, nor keeps the daemon from starting: the error is
 // logged once, the file is repaired and closed, frames are dropped, and a
 // new file is tried every Config.Retry of signal (10 s); when one starts,
 // the log says how long was lost and the file begins with a "resumed"

@@ -98,7 +98,10 @@ type Recorder struct {
 // New makes a recorder writing into cfg.Dir. It creates the directory,
 // repairs the files a killed daemon left there (an incomplete last record
 // cut, the header's record count fixed) and takes stock of them for the
-// quota. Files are started when frames arrive.
+// quota. Files are started when frames arrive. Only an invalid
+// configuration is an error: a directory that cannot be created or read
+// is logged, and tried again with each file, so that recording never
+// keeps the daemon from monitoring.
 func New(cfg Config, log *slog.Logger) (*Recorder, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
@@ -110,17 +113,18 @@ func New(cfg Config, log *slog.Logger) (*Recorder, error) {
 	if c.create == nil {
 		c.create = createFile
 	}
-	if err := os.MkdirAll(c.Dir, 0o750); err != nil {
-		return nil, fmt.Errorf("record.dir: %w", err)
-	}
 	r := &Recorder{cfg: c, log: log}
 	r.ext = ".edf"
 	if c.BDF {
 		r.ext = ".bdf"
 	}
 	r.prefix = fileWord(c.Site) + "_" + fileWord(c.Bed) + "_"
+	if err := os.MkdirAll(c.Dir, 0o750); err != nil {
+		log.Error("recording: record.dir cannot be created; trying again with each file", slog.String("dir", c.Dir), slog.Any("err", err))
+		return r, nil
+	}
 	if r.files, err = scan(c.Dir, log, &r.stats); err != nil {
-		return nil, fmt.Errorf("record.dir: %w", err)
+		log.Error("recording: record.dir cannot be read; old files are neither repaired nor counted for the quota", slog.String("dir", c.Dir), slog.Any("err", err))
 	}
 	return r, nil
 }
@@ -281,6 +285,9 @@ func (r *Recorder) open(t time.Duration) bool {
 // create starts the file of offset t, making room for it under the quota.
 func (r *Recorder) create(t time.Duration) error {
 	wall := r.start.Add(t).UTC()
+	if err := os.MkdirAll(r.cfg.Dir, 0o750); err != nil {
+		return err
+	}
 	r.makeRoom()
 	base := r.prefix + wall.Format(stampLayout)
 	var (

@@ -566,3 +566,28 @@ func TestHourFileSize(t *testing.T) {
 		t.Logf("BDF %v: %d bytes an hour (%.1f MB)", bdf, fi.Size(), float64(fi.Size())/1e6)
 	}
 }
+
+// TestUnwritableDirNeverStopsMonitoring: a directory that cannot be
+// created is no error for New (monitoring must start); it is logged, and
+// recording starts once the directory can be made.
+func TestUnwritableDirNeverStopsMonitoring(t *testing.T) {
+	base := t.TempDir()
+	blocker := filepath.Join(base, "blocker")
+	os.WriteFile(blocker, nil, 0o600) // a file where a directory is needed
+	dir := filepath.Join(blocker, "recordings")
+	r, logs := newRecorder(t, Config{Dir: dir, Retry: time.Second})
+	if !strings.Contains(logs.String(), "record.dir cannot be created") {
+		t.Errorf("not logged:\n%s", logs)
+	}
+	r.Begin(testInfo(2, 100), t0)
+	feed(t, r, 2, 100, 0, 250)
+	if r.Path() != "" || strings.Count(logs.String(), "level=ERROR") != 2 {
+		t.Fatalf("path %q; log:\n%s", r.Path(), logs)
+	}
+	os.Remove(blocker)
+	feed(t, r, 2, 100, 250, 500)
+	if !strings.HasPrefix(r.Path(), dir) {
+		t.Fatalf("not recording once the directory can be made:\n%s", logs)
+	}
+	r.Close()
+}
