@@ -394,6 +394,11 @@ func (r *Recorder) Close() error {
 		r.stats.NotesLost += int64(len(r.held))
 		r.log.Warn("recording: annotations lost, no file could be written", slog.Int("annotations", len(r.held)))
 	}
+	if r.began {
+		st := r.stats
+		r.log.Info("recording stopped", slog.Int64("files", st.Files), slog.Int64("records", st.Records), slog.Int64("annotations", st.Notes),
+			slog.Int64("frames_lost", st.LostFrames), slog.Int64("write_failures", st.Failures), slog.Int64("deleted", st.Deleted))
+	}
 	return nil
 }
 
