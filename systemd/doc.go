@@ -85,11 +85,11 @@
 //
 // The daemon runs as the unprivileged user ictald (ictald.sysusers.conf)
 // with no capabilities, a read-only system (ProtectSystem=strict) except
-// /var/lib/ictald (StateDirectory: checkpoints, MQTT session store),
-// /etc/ictald read-only (ConfigurationDirectory), DevicePolicy=closed with
-// only the serial adapters allowed (char-ttyUSB, char-ttyACM; group
-// dialout), the @system-service system calls without @privileged and
-// @resources (others fail with EPERM rather than killing the daemon), IPv4,
+// /var/lib/ictald (StateDirectory: checkpoints, MQTT session store,
+// session recordings), /etc/ictald read-only (ConfigurationDirectory),
+// DevicePolicy=closed with only the serial adapters allowed (char-ttyUSB,
+// char-ttyACM; group dialout), the @system-service system calls without
+// @privileged and @resources (others fail with EPERM rather than killing the daemon), IPv4,
 // IPv6 and Unix sockets only, and IP traffic to localhost only (a broker on
 // the board). systemd-analyze security --offline=yes rates it 1.5 with
 // systemd 252. The drop-ins keep that rating.

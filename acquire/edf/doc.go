@@ -103,5 +103,8 @@
 // clipped to its digital limits; NaN is an error. Close pads an incomplete
 // last record by repeating each signal's last sample (Padded says how many
 // samples) and writes the record count into the header, which holds -1
-// until then.
+// until then — or, with WriterConfig.CountEveryRecord, after every record,
+// so that a file whose writer was killed declares what it holds. Repair
+// makes such a file consistent afterwards: it cuts an incomplete last
+// record and writes the count of complete ones (replacing -1).
 package edf

@@ -27,6 +27,16 @@ type WriterConfig struct {
 	// being written spill over to later records and, at Close, into the
 	// free room of earlier ones; none is ever dropped.
 	AnnotationBytes int
+	// CountEveryRecord writes the record count into the header after every
+	// data record, so that a file cut off at any moment (the writing
+	// process killed) declares the records it holds and opens in other
+	// programs, some of which refuse -1. Without it the header says -1
+	// until Close.
+	CountEveryRecord bool
+	// ExpectedRecords sizes the writer's bookkeeping (the annotation room
+	// used in each record) for this many records up front, so that writing
+	// them allocates nothing; more records are fine, they grow it.
+	ExpectedRecords int
 }
 
 // SignalSpec describes one data signal to write.
@@ -66,6 +76,8 @@ type Writer struct {
 	padded  int
 	closed  bool
 	err     error
+	every   bool    // CountEveryRecord
+	count   [8]byte // the header's record count field, encoded
 }
 
 // NewWriter writes the header of a new EDF+C or BDF+C file to w, at w's
@@ -77,7 +89,10 @@ func NewWriter(w io.WriteSeeker, cfg WriterConfig) (*Writer, error) {
 	if cfg.RecordDuration <= 0 {
 		return nil, fmt.Errorf("edf: record duration %v: must be positive", cfg.RecordDuration)
 	}
-	wr := &Writer{w: w, width: 2}
+	wr := &Writer{w: w, width: 2, every: cfg.CountEveryRecord}
+	if cfg.ExpectedRecords > 0 {
+		wr.used = make([]int32, 0, cfg.ExpectedRecords)
+	}
 	if cfg.BDF {
 		wr.width = 3
 	}
@@ -237,18 +252,38 @@ func (w *Writer) Close() error {
 		w.err = err
 		return err
 	}
-	var nr [8]byte
-	copy(nr[:], pad(strconv.FormatInt(w.records, 10), 8))
-	if _, err := w.w.Seek(w.base+236, io.SeekStart); err != nil {
-		return w.fail(fmt.Errorf("edf: fixing record count: %w", err))
+	if err := w.writeCount(); err != nil {
+		return err
 	}
-	if _, err := w.w.Write(nr[:]); err != nil {
-		return w.fail(fmt.Errorf("edf: fixing record count: %w", err))
+	w.h.Records = w.records
+	return nil
+}
+
+// Records returns the number of data records written so far.
+func (w *Writer) Records() int64 { return w.records }
+
+// RecordBytes returns the size of one data record in bytes.
+func (w *Writer) RecordBytes() int { return w.recLen }
+
+// writeCount writes the number of records written into the header and
+// returns to the end of the data. It allocates nothing.
+func (w *Writer) writeCount() error {
+	nr := strconv.AppendInt(w.count[:0], w.records, 10)
+	if len(nr) > len(w.count) {
+		return w.fail(fmt.Errorf("edf: %d records do not fit the header's 8 characters", w.records))
+	}
+	for i := len(nr); i < len(w.count); i++ {
+		w.count[i] = ' '
+	}
+	if _, err := w.w.Seek(w.base+236, io.SeekStart); err != nil {
+		return w.fail(fmt.Errorf("edf: writing record count: %w", err))
+	}
+	if _, err := w.w.Write(w.count[:]); err != nil {
+		return w.fail(fmt.Errorf("edf: writing record count: %w", err))
 	}
 	if _, err := w.w.Seek(w.base+int64(w.h.HeaderBytes)+w.records*int64(w.recLen), io.SeekStart); err != nil {
 		return w.fail(fmt.Errorf("edf: writer: %w", err))
 	}
-	w.h.Records = w.records
 	return nil
 }
 
@@ -315,6 +350,9 @@ func (w *Writer) flush() error {
 	}
 	w.used = append(w.used, int32(len(w.tal)))
 	w.records++
+	if w.every {
+		return w.writeCount()
+	}
 	return nil
 }
 

@@ -50,6 +50,7 @@ type Config struct {
 	MQTT       MQTTConfig       `toml:"mqtt"`
 	Metrics    MetricsConfig    `toml:"metrics"`
 	Log        LogConfig        `toml:"log"`
+	Record     RecordConfig     `toml:"record"`
 }
 
 // MQTTConfig configures alert publication and feedback over MQTT.
@@ -313,6 +314,9 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if err := c.validateMetrics(); err != nil {
+		return err
+	}
+	if err := c.Record.validate(); err != nil {
 		return err
 	}
 	switch c.Log.Level {

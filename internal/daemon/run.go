@@ -83,6 +83,14 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 		defer j.Close() // flushes
 		sinks = append(sinks, j)
 	}
+	rec, err := openRecorder(cfg, opt.Program, log)
+	if err != nil {
+		return err
+	}
+	if rec != nil {
+		defer rec.Close() // after Run: the stop annotation, the file closed
+		sinks = append(sinks, rec)
+	}
 	hooks := pipeline.Hooks{Ready: opt.Ready, Window: opt.Window}
 	met, stopMetrics, err := startMetrics(ctx, cfg, pub, opt, log)
 	if err != nil {
@@ -91,6 +99,9 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	defer stopMetrics()
 	if met != nil {
 		hooks.Window = bothWindows(opt.Window, met.Window)
+		if rec != nil {
+			met.SetRecorder(rec)
+		}
 	}
 	if cfg.Checkpoint.Path != "" {
 		path := cfg.Checkpoint.Path

@@ -25,7 +25,8 @@
 // stage has one obvious place: signal conditioning goes between ReadFrame
 // and the extractor in step; artifact gating beside quality in window;
 // per-channel normalisation between Vector and Score; recording is a
-// sink. The pipeline reports its counters to its owner through
+// sink that also takes the raw frames (FrameSink, frames.go;
+// internal/record writes them to EDF+/BDF+). The pipeline reports its counters to its owner through
 // Hooks.Window; nothing calls back into it while it runs.
 //
 // # Signal quality

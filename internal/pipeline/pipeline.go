@@ -71,6 +71,7 @@ type Pipeline struct {
 	ext      *features.Extractor
 	model    classifier.Model
 	sinks    sinks
+	frames   []FrameSink // frames.go
 	log      *slog.Logger
 	hooks    Hooks
 
@@ -140,6 +141,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		now:    time.Now,
 	}
 	p.sinks = newSinks(sinks, log, &p.stats.SinkErrors)
+	p.frames = frameSinks(sinks)
 	p.qual = newQuality(len(labels), ext.Window(), c.Quality.FlatMicrovolts)
 	if !c.Artifact.Off {
 		if p.art, err = newArtifacts(c.Artifact, ext, labels, fcfg.Step); err != nil {
@@ -236,6 +238,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	}
 	p.lastCkpt = p.now()
 	p.started = p.lastCkpt
+	p.beginFrames()
 	var runErr error
 	for ctx.Err() == nil {
 		done, err := p.step()
@@ -267,6 +270,7 @@ func (p *Pipeline) step() (done bool, err error) {
 		}
 	}
 	p.stats.Frames++
+	p.recordFrame()
 	if p.frame.Flags&acquire.FlagGap != 0 {
 		p.stats.Gaps++
 		p.ext.Reset()
