@@ -62,6 +62,7 @@ func TestCheckRefusesWhatRunRefuses(t *testing.T) {
 		{"openbci step shorter than a sample", "[source]\ntype = \"openbci\"\nport = \"/dev/null\"\n[features]\nstep = \"1ms\"\n", "features.step"},
 		{"simulated rate below the γ band", "[source]\nrate = 10\n", "source.rate"},
 		{"simulation shorter than a second", "[source]\nduration = \"10ms\"\n", "source.duration"},
+		{"late-label buffer of a week", "[learning]\nbuffer = \"168h\"\n", "learning.buffer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

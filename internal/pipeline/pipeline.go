@@ -169,7 +169,13 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		if step == 0 {
 			step = features.DefaultStep
 		}
-		p.late = &lateLabels{buf: newRing(int(c.Learning.Buffer/step)+1, ext.Dim()), in: p.labelC,
+		n := int(c.Learning.Buffer/step) + 1
+		if bytes := int64(n) * int64(ext.Dim()) * 8; bytes > MaxBufferBytes {
+			fits := time.Duration(MaxBufferBytes/(8*int64(ext.Dim()))-1) * step
+			return nil, &ConfigError{"learning.buffer", c.Learning.Buffer, fmt.Sprintf("keeps %d windows of %d features, %.1f MiB: more than %d MiB; at most %v with these features",
+				n, ext.Dim(), float64(bytes)/(1<<20), MaxBufferBytes>>20, fits)}
+		}
+		p.late = &lateLabels{buf: newRing(n, ext.Dim()), in: p.labelC,
 			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, maxInterval: c.Learning.MaxInterval,
 			grace: c.Learning.Grace, events: p.ev, offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, wall: p.wall,
 			train: p.train, ack: p.ack, stats: &p.stats, log: log, stopping: p.stopping}
