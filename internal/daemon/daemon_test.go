@@ -264,6 +264,31 @@ func TestDemoWithBoard(t *testing.T) {
 	}
 }
 
+// TestDemoWithBoardRejects drives the rejection path end to end: the
+// demo's clinician presses Reject on every alert in the board, the board
+// publishes the verdicts, and the monitor applies each (its windows learned
+// as non-seizure) and acknowledges it.
+func TestDemoWithBoardRejects(t *testing.T) {
+	var out syncbuf.Buffer
+	sum, err := Demo(context.Background(), DemoOptions{Duration: 5 * time.Minute, Speed: 1000, TrainDuration: 20 * time.Minute, TrainSeizures: 4, Seed: 1,
+		MQTTListen: "127.0.0.1:0", BoardListen: "127.0.0.1:0", clinicianBlind: true}, &out, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(out.String())
+	alerts := sum.Detected + sum.FalseAlarms
+	if alerts == 0 {
+		t.Fatal("no alert to judge")
+	}
+	want := fmt.Sprintf("confirmed 0 alerts and rejected %d through the board's HTTP API; the monitor applied %d of these verdicts", alerts, alerts)
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q", want)
+	}
+	if !strings.Contains(out.String(), "feedback/ack  rejected") {
+		t.Errorf("output shows no acknowledged rejection")
+	}
+}
+
 func TestDemoShortDurations(t *testing.T) {
 	var out bytes.Buffer
 	if _, err := Demo(context.Background(), DemoOptions{Duration: time.Minute, Speed: 1000, TrainDuration: 10 * time.Minute, TrainSeizures: 2}, &out, slog.New(slog.DiscardHandler)); err == nil || !strings.Contains(err.Error(), "too short") {

@@ -46,6 +46,12 @@ type DemoOptions struct {
 	// Linger keeps the broker and the board up this long after the
 	// recording ends (or until ctx is done), for a person to look around.
 	Linger time.Duration
+
+	// clinicianBlind, in tests, has the demo's clinician judge every
+	// alert as if the recording held no seizure, so that it presses
+	// Reject: the simulated patient gives the detector few false alarms
+	// to reject.
+	clinicianBlind bool
 }
 
 // Demo trains a model on a first simulated recording, then monitors a
@@ -179,6 +185,9 @@ func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model cl
 			}
 			defer b.stop()
 			clin = &demoClinician{ctx: ctx, board: b, seizures: mon.Intervals(), out: out, changed: make(chan struct{})}
+			if o.clinicianBlind {
+				clin.seizures = nil
+			}
 			sinks = append(sinks, clin)
 		}
 	}
