@@ -11,9 +11,13 @@ import (
 	"github.com/ictal/ictal/internal/cli"
 )
 
-// version is set at build time: -ldflags "-X main.version=v1.2.3". Model
-// files record it (modelfile.Meta.Program).
+// version, when set at build time (-ldflags "-X main.version=v1.2.3", as
+// cross/build does), replaces the module version of the build information.
 var version = "dev"
+
+// build is how this binary was built; `ictal version` prints it and model
+// files record it (modelfile.Meta.Program).
+var build = cli.ReadBuild(version)
 
 // commands lists the subcommands in the order usage prints them, as the
 // go command lists its own: one entry here, one file (NAME.go)
@@ -32,6 +36,7 @@ var commands = []cli.Command{
 	{Name: "watch", Summary: "print seizure alerts and monitor status from the MQTT broker, one line per message", Run: runWatch},
 	{Name: "board", Summary: "serve the clinicians' ward board: beds, alerts with their EEG, acknowledgement and feedback, in a browser", Run: runBoard},
 	{Name: "feedback", Summary: "send a clinician's verdict on an alert, or a labelled interval, to a bed's monitor over MQTT", Run: runFeedback},
+	cli.VersionCommand("ictal", build),
 }
 
 func main() {

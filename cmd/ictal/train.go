@@ -111,4 +111,4 @@ func trainedOn(path string, rep fileReport) modelfile.Recording {
 }
 
 // program names this program and its version in model files.
-func program() string { return "ictal " + version }
+func program() string { return "ictal " + build.String() }

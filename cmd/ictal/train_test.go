@@ -46,7 +46,7 @@ func TestTrainAndReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantTraining := []modelfile.Recording{{File: "a.edf", Duration: rep.Duration, Seizures: 3, Windows: rep.LearnedPos + rep.LearnedNeg}}
-	if meta.Legacy || meta.Program != "ictal dev" || meta.Created.IsZero() || !reflect.DeepEqual(meta.Training, wantTraining) ||
+	if meta.Legacy || meta.Program != "ictal "+build.String() || meta.Created.IsZero() || !reflect.DeepEqual(meta.Training, wantTraining) ||
 		meta.Features.Window != 2 || meta.Features.Step != 1 || len(meta.Channels) != 4 || meta.Rate != 256 {
 		t.Errorf("model metadata %+v", meta)
 	}

@@ -7,7 +7,7 @@
 //	ictald demo [-duration 5m] [-seed 1]         a simulated patient, end to end
 //	ictald check -config FILE                    validate a configuration
 //	ictald config                                print the commented sample configuration
-//	ictald version                               print the version
+//	ictald version                               print the version and VCS revision
 package main
 
 import (
@@ -19,7 +19,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -30,8 +29,13 @@ import (
 	"github.com/ictal/ictal/systemd"
 )
 
-// version is set at build time: -ldflags "-X main.version=v1.2.3".
+// version, when set at buildInfo time (-ldflags "-X main.version=v1.2.3", as
+// cross/buildInfo does), replaces the module version of the buildInfo information.
 var version = "dev"
+
+// buildInfo is how this binary was built: `ictald version` prints it, the log
+// and checkpoints record it.
+var buildInfo = cli.ReadBuild(version)
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -48,10 +52,7 @@ var commands = []cli.Command{
 		_, err := fmt.Fprint(stdout, systemd.SampleConfig)
 		return err
 	}},
-	{Name: "version", Summary: "print the version", Run: func(_ []string, stdout, _ io.Writer) error {
-		_, err := fmt.Fprintf(stdout, "ictald %s %s/%s %s\n", version, runtime.GOOS, runtime.GOARCH, runtime.Version())
-		return err
-	}},
+	cli.VersionCommand("ictald", buildInfo),
 }
 
 // run dispatches args to a subcommand and returns the exit code.
@@ -90,7 +91,7 @@ func cmdRun(args []string, stderr io.Writer) error {
 	level := new(slog.LevelVar)
 	level.Set(daemon.ParseLevel(cfg.Log.Level))
 	log := daemon.NewLogger(cfg.Log.Format, level)
-	log.Info("ictald starting", slog.String("version", version), slog.String("config", *path))
+	log.Info("ictald starting", slog.String("version", buildInfo.String()), slog.String("config", *path))
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -106,7 +107,7 @@ func cmdRun(args []string, stderr io.Writer) error {
 	}()
 	start := time.Now()
 	err = daemon.Run(ctx, cfg, log, daemon.Options{
-		Rules: rules, Ready: sdn.ready, Window: sdn.window, Program: "ictald " + version,
+		Rules: rules, Ready: sdn.ready, Window: sdn.window, Program: "ictald " + buildInfo.String(),
 	})
 	log.Info("ictald stopped", slog.Duration("uptime", time.Since(start).Round(time.Second)), slog.Any("err", err))
 	return err

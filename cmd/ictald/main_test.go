@@ -98,7 +98,7 @@ jsonl = "-"
 	if err != nil {
 		t.Fatalf("no checkpoint: %v\n%s", err, stderr.String())
 	}
-	if meta, _, err := modelfile.Decode(b); err != nil || meta.Legacy || meta.Program != "ictald dev" {
+	if meta, _, err := modelfile.Decode(b); err != nil || meta.Legacy || meta.Program != "ictald "+buildInfo.String() {
 		t.Fatalf("checkpoint: %v, %+v", err, meta)
 	}
 	for _, want := range []string{"configuration rejected", "decision rule reloaded", "ictald stopped"} {
