@@ -29,8 +29,8 @@ import (
 	"github.com/ictal/ictal/systemd"
 )
 
-// version, when set at buildInfo time (-ldflags "-X main.version=v1.2.3", as
-// cross/buildInfo does), replaces the module version of the buildInfo information.
+// version, when set at build time (-ldflags "-X main.version=v1.2.3", as
+// cross/build does), replaces the module version of the build information.
 var version = "dev"
 
 // buildInfo is how this binary was built: `ictald version` prints it, the log
