@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/internal/cli"
 )
 
 func runEDF(args []string, stdout, stderr io.Writer) error {
@@ -32,25 +33,17 @@ func runEDF(args []string, stdout, stderr io.Writer) error {
 // splitFile separates the FILE argument from flags so that both
 // "cat FILE -signals x" and "cat -signals x FILE" work.
 func splitFile(fs *flag.FlagSet, args []string) (string, error) {
-	var file string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return "", err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if file != "" {
-			return "", fmt.Errorf("more than one file: %q and %q", file, rest[0])
-		}
-		file, args = rest[0], rest[1:]
+	if err := cli.Parse(fs, args); err != nil {
+		return "", err
 	}
-	if file == "" {
+	switch fs.NArg() {
+	case 0:
 		fs.Usage()
 		return "", errors.New("missing FILE")
+	case 1:
+		return fs.Arg(0), nil
 	}
-	return file, nil
+	return "", fmt.Errorf("more than one file: %q and %q", fs.Arg(0), fs.Arg(1))
 }
 
 type infoSignal struct {

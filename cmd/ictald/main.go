@@ -64,7 +64,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("config", "", "configuration file to validate")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *path == "" {
@@ -81,7 +81,7 @@ func cmdRun(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("config", "/etc/ictald/ictald.toml", "configuration file")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	cfg, err := daemon.LoadConfig(*path)
@@ -126,11 +126,8 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.Linger, "linger", 0, "keep the broker and the ward board up this long after the recording ends, to look around")
 	fs.StringVar(&o.BoardListen, "board-listen", "127.0.0.1:8080", "address of the ward board (ictal board) on the embedded broker, with a one-time login printed (\"\": no board)")
 	verbose := fs.Bool("v", false, "log the pipeline's progress to stderr")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	lvl := slog.LevelWarn
 	if *verbose {
@@ -141,6 +138,19 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	_, err := daemon.Demo(ctx, o, stdout, log)
 	return err
+}
+
+// parseNoArgs parses args with fs, flags in any order, and refuses a
+// positional argument ("ictald run x -config f" would otherwise ignore
+// -config).
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
 }
 
 // reloadOnHangup re-reads the configuration on SIGHUP: the log level is
