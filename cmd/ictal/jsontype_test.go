@@ -64,7 +64,7 @@ func TestJSONLinesHaveTypes(t *testing.T) {
 			var keys []string
 			for k := range m {
 				switch k {
-				case "start", "labels", "reason", "artifact", "channels": // left out when empty
+				case "start", "labels", "phase", "reason", "artifact", "channels": // left out when empty
 				default:
 					keys = append(keys, k)
 				}
