@@ -24,9 +24,9 @@ var build = cli.ReadBuild(version)
 // implementing it. cmd/ictald dispatches the same way (internal/cli).
 var commands = []cli.Command{
 	{Name: "synth", Summary: "write a simulated patient's EEG as an EDF+ file with seizure annotations", Run: runSynth},
-	{Name: "edf", Summary: "inspect EDF/EDF+/BDF files: edf info FILE, edf cat FILE", Run: runEDF},
+	{Name: "edf", Summary: "inspect EDF/EDF+/BDF files: edf info [-text] FILE, edf cat FILE", Run: runEDF},
 	{Name: "convert", Summary: "write any recording ictal reads (EDF, BDF, OpenBCI GUI, BrainFlow) as EDF+ or BDF+", Run: runConvert},
-	{Name: "capture", Summary: "capture frames from hardware as CSV", Run: runCapture},
+	{Name: "capture", Summary: "capture frames from hardware (an OpenBCI Cyton over serial, an ADS1299 over SPI) as CSV", Run: runCapture},
 	{Name: "train", Summary: "bootstrap a patient-specific model from annotated EDF recordings", Run: runTrain},
 	{Name: "replay", Summary: "run the pipeline over a recording as fast as possible and report its events", Run: runReplay},
 	{Name: "model", Summary: "inspect model files: model info FILE prints how a model was built, as JSON", Run: runModel},
