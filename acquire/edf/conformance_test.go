@@ -245,6 +245,9 @@ func TestConformanceQuirks(t *testing.T) {
 		if onsets[0] != 394531200 || onsets[697] != 697*time.Second+394531200 {
 			t.Errorf("onsets[0] %v, onsets[697] %v", onsets[0], onsets[697])
 		}
+		if off, err := r.StartOffset(); err != nil || off != 394531200 {
+			t.Errorf("StartOffset = %v, %v; want 394.5312ms", off, err)
+		}
 	})
 	t.Run("UTF-8 annotation text", func(t *testing.T) {
 		r := mustOpen(t, "mne-testing-data/test_utf8_annotations.edf")

@@ -29,7 +29,9 @@
 // ParseHeader reads a header; NewReader (io.ReaderAt) and NewStreamReader
 // (io.Reader) read records one at a time into a caller-owned Record
 // (ReadRecord allocates nothing), Annotations decodes every TAL, Onsets
-// every record's start. AppendTALs and FirstOnset decode the TALs of one
+// every record's start, StartOffset the first record's (subtract it from
+// an annotation's onset to measure it from the first sample, as MNE and
+// EDFlib do; Start is the first sample's wall-clock time). AppendTALs and FirstOnset decode the TALs of one
 // record. Writer writes EDF+C or BDF+C files with annotations. Replay
 // serves a recording as an acquire.Source, in real time or as fast as
 // possible, with its annotations as acquire.Intervals.

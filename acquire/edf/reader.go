@@ -372,14 +372,25 @@ func (r *Reader) Start() (time.Time, error) {
 	if r.h.Start.IsZero() {
 		return time.Time{}, nil
 	}
-	if r.h.Records == 0 || !r.h.Plus() || len(r.ann) == 0 || r.ra == nil {
-		return r.h.Start, nil
-	}
-	on, err := r.firstOnset()
+	on, err := r.StartOffset()
 	if err != nil {
 		return time.Time{}, err
 	}
 	return r.h.Start.Add(on), nil
+}
+
+// StartOffset returns the onset of the first data record measured from
+// the header's start date and time: in EDF+/BDF+ the onset of the first
+// record's time-keeping TAL ("+0.3945312" for a file that starts that
+// fraction of a second after the header's whole second), zero otherwise
+// (and for a stream reader, which cannot look ahead). Annotation onsets
+// minus StartOffset are measured from the first sample, as EDFlib and
+// MNE report them.
+func (r *Reader) StartOffset() (time.Duration, error) {
+	if r.h.Records == 0 || !r.h.Plus() || len(r.ann) == 0 || r.ra == nil {
+		return 0, nil
+	}
+	return r.firstOnset()
 }
 
 // firstOnset returns the onset of the first record.

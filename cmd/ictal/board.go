@@ -16,6 +16,7 @@ import (
 
 	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/internal/board"
+	"github.com/ictal/ictal/internal/cli"
 )
 
 // runBoard implements `ictal board [flags]`, the clinicians' ward board
@@ -66,7 +67,7 @@ func runBoardUserAdd(args []string, stdin io.Reader, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: ictal board user add -users FILE NAME   (the password is the first line of standard input)")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *users == "" || fs.NArg() != 1 {

@@ -283,7 +283,7 @@ func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFl
 		if err != nil {
 			return nil, err
 		}
-		rep.Type = label
+		rep.Phase = label
 		if plotDir != "" {
 			th := mf.threshold
 			if th == 0 {

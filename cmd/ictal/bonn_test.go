@@ -76,8 +76,12 @@ func TestBonnConcatEval(t *testing.T) {
 	}
 	kinds := map[string]int{}
 	for _, r := range bonnLines(t, out.Bytes()) {
-		kinds[r["type"].(string)]++
-		if r["type"] == "prequential" || r["type"] == "bootstrapped" {
+		kind := r["type"].(string)
+		if kind == "file" {
+			kind = r["phase"].(string)
+		}
+		kinds[kind]++
+		if kind == "prequential" || kind == "bootstrapped" {
 			if r["seizures"].(float64) < 1 || r["learned_seizure"].(float64) == 0 {
 				t.Errorf("%v", r)
 			}

@@ -227,12 +227,16 @@ func TestCaptureErrors(t *testing.T) {
 	}{
 		{"help", []string{"-h"}, 0, "usage: ictal capture"},
 		{"port missing", []string{"-frames", "3"}, 1, "-port is required"},
-		{"unknown source", []string{"-source", "ads1299", "-port", "/dev/null"}, 1, `-source "ads1299": only openbci`},
+		{"unknown source", []string{"-source", "cyton", "-port", "/dev/null"}, 1, `-source "cyton": want openbci or ads1299`},
+		{"help names the sources", []string{"-h"}, 0, "Sources: openbci, an OpenBCI Cyton"},
+		{"ads1299 needs its DRDY pin", []string{"-source", "ads1299"}, 1, "-drdy is required for an ads1299"},
+		{"ads1299 reaches the driver", []string{"-source", "ads1299", "-drdy", "NO-SUCH-GPIO", "-spi", "/nonexistent/spidev9.9"}, 1, "ads1299: "},
+		{"ads1299 gain", []string{"-source", "ads1299", "-drdy", "GPIO25", "-gain", "5"}, 1, "-gain: openbci: invalid gain: 5"},
 		{"gain not offered", []string{"-port", "/dev/null", "-gain", "5"}, 1, "-gain: openbci: invalid gain: 5"},
 		{"negative frames", []string{"-port", "/dev/null", "-frames", "-1"}, 1, "-frames -1"},
 		{"extra argument", []string{"-port", "/dev/null", "now"}, 1, `unexpected argument "now"`},
 		{"port does not exist", []string{"-port", "/nonexistent/ttyUSB9"}, 1, "openbci: open /nonexistent/ttyUSB9"},
-		{"bad flag", []string{"-rate", "9"}, 1, "flag provided but not defined: -rate"},
+		{"bad flag", []string{"-baud", "9"}, 1, "flag provided but not defined: -baud"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

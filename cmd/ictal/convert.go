@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ictal/ictal/acquire/recording"
+	"github.com/ictal/ictal/internal/cli"
 )
 
 // runConvert implements `ictal convert IN OUT`: any recording ictal reads
@@ -15,7 +16,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("convert", "usage: ictal convert [flags] IN OUT\n\nWrites the recording IN (EDF, EDF+, BDF, BDF+, OpenBCI GUI \"Raw EXG Data\" text, or\nBrainFlow CSV) to OUT as EDF+ (16-bit sources) or BDF+ (24-bit sources: BDF,\nOpenBCI), so that it opens in EDFbrowser or MNE. Markers and annotations\nbecome EDF+ annotations. Prints what it wrote as one JSON line.", stderr)
 	labels := fs.String("labels", "", "comma-separated channel names (e.g. Fp1,Fp2,C3,C4,P7,P8,O1,O2) for files that do not name their electrodes")
 	board := fs.String("board", "", "BrainFlow board (cyton, cyton-daisy, ganglion) instead of recognising it by column count")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 2 {
@@ -31,8 +32,9 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return json.NewEncoder(stdout).Encode(struct {
-		In  string `json:"in"`
-		Out string `json:"out"`
+		Type string `json:"type"`
+		In   string `json:"in"`
+		Out  string `json:"out"`
 		recording.Converted
-	}{fs.Arg(0), fs.Arg(1), c})
+	}{"convert", fs.Arg(0), fs.Arg(1), c})
 }

@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/internal/cli"
 )
 
 func runEDF(args []string, stdout, stderr io.Writer) error {
-	if err := needSubcommand(args, "usage: ictal edf info FILE\n       ictal edf cat FILE [-signals LIST] [-from S] [-to S]",
+	if err := needSubcommand(args, "usage: ictal edf info [-text] FILE\n       ictal edf cat FILE [-signals LIST] [-from S] [-to S]",
 		"missing subcommand (info or cat)", stderr); err != nil {
 		return err
 	}
@@ -32,25 +33,17 @@ func runEDF(args []string, stdout, stderr io.Writer) error {
 // splitFile separates the FILE argument from flags so that both
 // "cat FILE -signals x" and "cat -signals x FILE" work.
 func splitFile(fs *flag.FlagSet, args []string) (string, error) {
-	var file string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return "", err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if file != "" {
-			return "", fmt.Errorf("more than one file: %q and %q", file, rest[0])
-		}
-		file, args = rest[0], rest[1:]
+	if err := cli.Parse(fs, args); err != nil {
+		return "", err
 	}
-	if file == "" {
+	switch fs.NArg() {
+	case 0:
 		fs.Usage()
 		return "", errors.New("missing FILE")
+	case 1:
+		return fs.Arg(0), nil
 	}
-	return file, nil
+	return "", fmt.Errorf("more than one file: %q and %q", fs.Arg(0), fs.Arg(1))
 }
 
 type infoSignal struct {
@@ -74,12 +67,14 @@ type infoAnnotation struct {
 }
 
 type info struct {
+	Type           string           `json:"type"` // "edf-info"
 	Version        string           `json:"version"`
 	Format         string           `json:"format"`
 	Reserved       string           `json:"reserved"`
 	Patient        string           `json:"patient"`
 	Recording      string           `json:"recording"`
-	Start          *string          `json:"start"`
+	Start          *string          `json:"start"`        // the first sample's time
+	StartOffset    float64          `json:"start_offset"` // the first sample after the header's start date and time, in seconds (EDF+)
 	StartDate      string           `json:"start_date"`
 	StartTime      string           `json:"start_time"`
 	HeaderBytes    int              `json:"header_bytes"`
@@ -93,21 +88,37 @@ type info struct {
 }
 
 func runEDFInfo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("edf info", "usage: ictal edf info FILE\n\nPrints the header, signals and annotations of an EDF/EDF+/BDF/BDF+ file as one JSON object.\nAnnotation onsets are seconds from the header's start date and time. For an OpenBCI GUI\nor BrainFlow file it prints the format, board, rate, channels, frames, duration, gaps\nand markers, reading every row.", stderr)
+	fs := newFlags("edf info", "usage: ictal edf info [-text] FILE\n\nPrints the header, signals and annotations of an EDF/EDF+/BDF/BDF+ file as one JSON object\n(\"type\":\"edf-info\"), or with -text as tables for a person. start is the time of the first\nsample: the header's start date and time plus, in EDF+, the first record's onset\n(start_offset, a fraction of a second). Annotation onsets are seconds from the first sample,\nas EDFlib and MNE report them, so start + onset is an annotation's time. For an OpenBCI GUI\nor BrainFlow file it prints the format, board, rate, channels, frames, duration, gaps\nand markers (\"type\":\"board-file-info\"), reading every row.", stderr)
+	text := fs.Bool("text", false, "print tables for a person instead of JSON")
 	file, err := splitFile(fs, args)
 	if err != nil {
 		return err
 	}
 	if isBoardFile(file) {
-		return boardFileInfo(file, stdout)
+		return boardFileInfo(file, *text, stdout)
 	}
-	r, err := edf.Open(file)
+	out, err := edfInfo(file)
 	if err != nil {
 		return err
+	}
+	if *text {
+		return writeInfoText(stdout, file, &out)
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// edfInfo describes the EDF or BDF file at path.
+func edfInfo(path string) (info, error) {
+	r, err := edf.Open(path)
+	if err != nil {
+		return info{}, err
 	}
 	defer r.Close()
 	h := r.Header()
 	out := info{
+		Type:           "edf-info",
 		Version:        strings.Map(latin1, h.Version),
 		Format:         h.Format(),
 		Reserved:       h.Reserved,
@@ -123,8 +134,15 @@ func runEDFInfo(args []string, stdout, stderr io.Writer) error {
 		Annotations:    []infoAnnotation{},
 		Warnings:       h.Warnings,
 	}
+	// The TALs' onsets count from the header's start, a whole second; the
+	// first sample is off0 later (EDF+ "+0.X" in the first record).
+	off0, err := r.StartOffset()
+	if err != nil {
+		return info{}, err
+	}
+	out.StartOffset = seconds(off0)
 	if st, err := r.Start(); err != nil {
-		return err
+		return info{}, err
 	} else if !st.IsZero() {
 		s := st.Format(time.RFC3339Nano)
 		out.Start = &s
@@ -142,19 +160,17 @@ func runEDFInfo(args []string, stdout, stderr io.Writer) error {
 	}
 	anns, err := r.Annotations()
 	if err != nil {
-		return err
+		return info{}, err
 	}
 	for _, a := range anns {
-		ia := infoAnnotation{Onset: seconds(a.Onset), Text: a.Text}
+		ia := infoAnnotation{Onset: seconds(a.Onset - off0), Text: a.Text}
 		if a.HasDuration {
 			d := seconds(a.Duration)
 			ia.Duration = &d
 		}
 		out.Annotations = append(out.Annotations, ia)
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return out, nil
 }
 
 // seconds converts d to the float64 nearest its exact decimal value
@@ -196,7 +212,7 @@ func latin1(r rune) rune {
 const utf8RuneError = '\uFFFD'
 
 func runEDFCat(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("edf cat", "usage: ictal edf cat FILE [-signals LIST] [-from S] [-to S]\n\nPrints physical values as CSV: a header line, then per sample the time in\nseconds from the first sample and one value per chosen signal. Chosen\nsignals must share a sampling rate.", stderr)
+	fs := newFlags("edf cat", "usage: ictal edf cat FILE [-signals LIST] [-from S] [-to S]\n\nPrints physical values as CSV: a header line, then per sample the time in\nseconds from the first sample and one value per chosen signal, in the\nshortest decimal that reads back as the same sample (44.6, not\n44.599999999999454). Chosen signals must share a sampling rate; a label\nthat two signals share must be given by index.", stderr)
 	signals := fs.String("signals", "", "comma-separated signal labels or 0-based indices (default: every data signal at the first data signal's rate)")
 	from := fs.Float64("from", 0, "first time to print, in seconds from the first sample")
 	to := fs.Float64("to", math.Inf(1), "print samples before this time, in seconds from the first sample")
@@ -250,7 +266,7 @@ func runEDFCat(args []string, stdout, stderr io.Writer) error {
 			line = appendSeconds(line[:0], t)
 			for _, i := range chosen {
 				line = append(line, ',')
-				line = strconv.AppendFloat(line, rec.Samples[i][k], 'g', -1, 64)
+				line = appendPhysical(line, &h.Signals[i], rec.Samples[i][k])
 			}
 			line = append(line, '\n')
 			w.Write(line)
@@ -281,10 +297,13 @@ func chooseSignals(h *edf.Header, list string) ([]int, error) {
 		item = strings.TrimSpace(item)
 		idx := -1
 		for i := range h.Signals {
-			if h.Signals[i].Label == item {
-				idx = i
-				break
+			if h.Signals[i].Label != item {
+				continue
 			}
+			if idx >= 0 {
+				return nil, fmt.Errorf("-signals: label %q is ambiguous: signals %d and %d both have it; give the index", item, idx, i)
+			}
+			idx = i
 		}
 		if idx < 0 {
 			if n, err := strconv.Atoi(item); err == nil && n >= 0 && n < len(h.Signals) {
@@ -315,4 +334,34 @@ func csvField(s string) string {
 		return s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// appendPhysical appends the physical value v of a sample of signal s in
+// the shortest decimal that converts back to the same digital value, as
+// strconv.FormatFloat(v, 'g', -1, 32) is the shortest that converts back
+// to the same float32. The file's resolution (one digital step, s.Gain)
+// bounds the digits, not float64's: a 16-bit EDF sample of gain 0.0977
+// prints as 44.6 where its float64 value is 44.599999999999454. The
+// float32 rule itself is not enough: a 24-bit BDF signal has about as many
+// steps across its range as float32 has mantissa values, so two
+// neighbouring samples could print alike. Distinct digital values always
+// print differently, and every printed value is within half a step of
+// the exact one.
+func appendPhysical(dst []byte, s *edf.Signal, v float64) []byte {
+	d := s.Digital(v)
+	// Strictly within half a step, with a margin for the rounding of x−v,
+	// so that a decimal halfway between two samples is never taken.
+	half := math.Abs(s.Gain()) / 2 * (1 - 1e-9)
+	n := len(dst)
+	for k := 0; k <= 17; k++ {
+		dst = strconv.AppendFloat(dst[:n], v, 'f', k, 64)
+		x, err := strconv.ParseFloat(string(dst[n:]), 64)
+		if err == nil && s.Digital(x) == d && math.Abs(x-v) < half {
+			if x == 0 {
+				return append(dst[:n], '0') // not "-0"
+			}
+			return dst
+		}
+	}
+	return strconv.AppendFloat(dst[:n], v, 'g', -1, 64)
 }

@@ -71,7 +71,10 @@ func TestEDFInfo(t *testing.T) {
 	if got.Signals[1].Label != "EDF Annotations" {
 		t.Errorf("signal 1: %+v", got.Signals[1])
 	}
-	if len(got.Annotations) != 5 || got.Annotations[0].Text != "XLSpike" || got.Annotations[0].Onset != 1.9511719 || got.Annotations[0].Duration != nil {
+	// The file's first TALs are "+0.3945312" (the first record) and
+	// "+1.9511719 XLSpike", both from the header's 04.05.56: XLSpike is
+	// 1.5566407 s after the first sample.
+	if len(got.Annotations) != 5 || got.Annotations[0].Text != "XLSpike" || got.Annotations[0].Onset != 1.5566407 || got.Annotations[0].Duration != nil {
 		t.Errorf("annotations: %+v", got.Annotations)
 	}
 	found := false
@@ -85,7 +88,7 @@ func TestEDFInfo(t *testing.T) {
 
 func TestEDFInfoBDFVersion(t *testing.T) {
 	out, errOut, code := runEDFCommand(t, "info", edfConformance(t, "mne-python/test.bdf"))
-	if code != 0 || !strings.HasPrefix(out, `{"version":"ÿBIOSEMI","format":"BDF","reserved":"24BIT"`) {
+	if code != 0 || !strings.HasPrefix(out, `{"type":"edf-info","version":"ÿBIOSEMI","format":"BDF","reserved":"24BIT"`) {
 		t.Errorf("exit %d, %s\n%.200s", code, errOut, out)
 	}
 }
@@ -105,7 +108,9 @@ func TestEDFCat(t *testing.T) {
 	for i, line := range lines[1:] {
 		f := strings.Split(line, ",")
 		want := ref[101+i] // row 0 is the header, 100 samples = 0.5 s
-		if f[0] != []string{"0.5", "0.505"}[i] || !close6(f[1], want[2]) || !close6(f[2], want[1]) {
+		// Values are printed to the file's resolution (2000 uV over 65535
+		// steps): within half a step of the reference.
+		if f[0] != []string{"0.5", "0.505"}[i] || !closeHalfStep(f[1], want[2], 2000.0/65535) || !closeHalfStep(f[2], want[1], 2000.0/65535) {
 			t.Errorf("line %q, reference %q", line, want[:3])
 		}
 	}
@@ -123,9 +128,11 @@ func readRows(t *testing.T, path string) [][]string {
 	return rows
 }
 
-func close6(got, want string) bool {
+// closeHalfStep reports whether got is within half a step of want, a
+// reference given to 6 decimals.
+func closeHalfStep(got, want string, step float64) bool {
 	g, w := parseF(got), parseF(want)
-	return g-w < 5.01e-7 && w-g < 5.01e-7
+	return math.Abs(g-w) < step/2+5.01e-7
 }
 
 func TestEDFCatEDFPlusDTimes(t *testing.T) {
@@ -154,12 +161,14 @@ func TestEDFCommandErrors(t *testing.T) {
 		{"different rates", []string{"cat", bdf, "-signals", "0,1"}, 1, `signal 0 "sine 5Hz" (1000 Hz) and signal 1 "square 13Hz" (800 Hz) have different rates`},
 		{"unknown signal", []string{"cat", bdf, "-signals", "Fp9"}, 1, `no signal "Fp9"`},
 		{"annotation signal", []string{"cat", bdf, "-signals", "5"}, 1, `signal 5 "BDF Annotations" is an annotation signal`},
+		{"duplicate label", []string{"cat", edfConformance(t, "mne-python/duplicate_channel_labels.edf"), "-signals", "EEG F1-Ref"}, 1,
+			`label "EEG F1-Ref" is ambiguous: signals 0 and 2 both have it; give the index`},
 		{"bad range", []string{"cat", bdf, "-from", "2", "-to", "1"}, 1, "want 0 <= from <= to"},
 		{"missing file", []string{"info"}, 1, "missing FILE"},
 		{"no such file", []string{"info", "/nonexistent.edf"}, 1, "no such file"},
 		{"unknown subcommand", []string{"dump", bdf}, 1, `unknown subcommand "dump"`},
-		{"no subcommand", nil, 1, "usage: ictal edf info FILE"},
-		{"help", []string{"-h"}, 0, "usage: ictal edf info FILE"},
+		{"no subcommand", nil, 1, "usage: ictal edf info [-text] FILE"},
+		{"help", []string{"-h"}, 0, "usage: ictal edf info [-text] FILE"},
 		{"cat help", []string{"cat", "-h"}, 0, "-signals"},
 		{"not an EDF file", []string{"info", edfConformance(t, "edfreader-r/edfPlusC_header.txt")}, 1, "edf: bad header"},
 	}

@@ -84,7 +84,10 @@ func runFeedback(args []string, stdout, stderr io.Writer) error {
 	if err := tok.Error(); err != nil {
 		return fmt.Errorf("publish to %s: %w", topic, err)
 	}
-	fmt.Fprintf(stdout, "%s\n", payload)
+	// What was sent, as one JSON line: {"type":"feedback","topic":…,"payload":{…}}.
+	line := alert.AppendJSONString([]byte(`{"type":"feedback","topic":`), topic)
+	line = append(append(append(line, `,"payload":`...), payload...), "}\n"...)
+	stdout.Write(line)
 	fmt.Fprintf(stderr, "ictal feedback: acknowledged by %s on %s\n", cf.broker, topic)
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/ictal/ictal/internal/cli"
 )
 
 // newFlags returns the flag set of the command name (such as "edf cat"),
@@ -24,7 +26,7 @@ func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 // parseNoArgs parses args with fs and refuses a positional argument,
 // naming the first.
 func parseNoArgs(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -33,10 +35,11 @@ func parseNoArgs(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// parseArgs parses args with fs and wants n positional arguments; with
-// any other number it prints the usage and returns the error want.
+// parseArgs parses args with fs, flags before and after the positional
+// arguments, and wants n of them; with any other number it prints the
+// usage and returns the error want.
 func parseArgs(fs *flag.FlagSet, args []string, n int, want string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != n {
@@ -44,6 +47,12 @@ func parseArgs(fs *flag.FlagSet, args []string, n int, want string) error {
 		return errors.New(want)
 	}
 	return nil
+}
+
+// alias makes old another name of the flag name, for the scripts and
+// notes that spell it the old way; -h lists it as deprecated.
+func alias(fs *flag.FlagSet, old, name string) {
+	fs.Var(fs.Lookup(name).Value, old, "deprecated: the same as -"+name)
 }
 
 // needSubcommand answers a command made of subcommands (edf, model,

@@ -11,18 +11,22 @@ import (
 	"github.com/ictal/ictal/internal/cli"
 )
 
-// version is set at build time: -ldflags "-X main.version=v1.2.3". Model
-// files record it (modelfile.Meta.Program).
+// version, when set at build time (-ldflags "-X main.version=v1.2.3", as
+// cross/build does), replaces the module version of the build information.
 var version = "dev"
+
+// build is how this binary was built; `ictal version` prints it and model
+// files record it (modelfile.Meta.Program).
+var build = cli.ReadBuild(version)
 
 // commands lists the subcommands in the order usage prints them, as the
 // go command lists its own: one entry here, one file (NAME.go)
 // implementing it. cmd/ictald dispatches the same way (internal/cli).
 var commands = []cli.Command{
 	{Name: "synth", Summary: "write a simulated patient's EEG as an EDF+ file with seizure annotations", Run: runSynth},
-	{Name: "edf", Summary: "inspect EDF/EDF+/BDF files: edf info FILE, edf cat FILE", Run: runEDF},
+	{Name: "edf", Summary: "inspect EDF/EDF+/BDF files: edf info [-text] FILE, edf cat FILE", Run: runEDF},
 	{Name: "convert", Summary: "write any recording ictal reads (EDF, BDF, OpenBCI GUI, BrainFlow) as EDF+ or BDF+", Run: runConvert},
-	{Name: "capture", Summary: "capture frames from hardware as CSV", Run: runCapture},
+	{Name: "capture", Summary: "capture frames from hardware (an OpenBCI Cyton over serial, an ADS1299 over SPI) as CSV", Run: runCapture},
 	{Name: "train", Summary: "bootstrap a patient-specific model from annotated EDF recordings", Run: runTrain},
 	{Name: "replay", Summary: "run the pipeline over a recording as fast as possible and report its events", Run: runReplay},
 	{Name: "model", Summary: "inspect model files: model info FILE prints how a model was built, as JSON", Run: runModel},
@@ -32,6 +36,7 @@ var commands = []cli.Command{
 	{Name: "watch", Summary: "print seizure alerts and monitor status from the MQTT broker, one line per message", Run: runWatch},
 	{Name: "board", Summary: "serve the clinicians' ward board: beds, alerts with their EEG, acknowledgement and feedback, in a browser", Run: runBoard},
 	{Name: "feedback", Summary: "send a clinician's verdict on an alert, or a labelled interval, to a bed's monitor over MQTT", Run: runFeedback},
+	cli.VersionCommand("ictal", build),
 }
 
 func main() {

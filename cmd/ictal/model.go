@@ -24,6 +24,7 @@ func runModel(args []string, stdout, stderr io.Writer) error {
 
 // legacyInfo is what `model info` prints for a file without metadata.
 type legacyInfo struct {
+	Type       string            `json:"type"` // "model-info"
 	Legacy     bool              `json:"legacy"`
 	Classifier classifier.Config `json:"classifier"`
 }
@@ -33,7 +34,7 @@ type legacyInfo struct {
 // for a file without metadata, whose classifier configuration is all
 // there is to print.
 func runModelInfo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("model info", "usage: ictal model info FILE\n\nPrints how the model in FILE (from `ictal train`, `ictal replay -save` or an\nictald checkpoint) was built, as JSON: the features, conditioning, sample\nrate and channels it expects, the classifier, the recordings it was trained\non and the program that wrote it. A file written before models carried this\nprints {\"legacy\": true, \"classifier\": …}.", stderr)
+	fs := newFlags("model info", "usage: ictal model info FILE\n\nPrints how the model in FILE (from `ictal train`, `ictal replay -o` or an\nictald checkpoint) was built, as JSON: the features, conditioning, sample\nrate and channels it expects, the classifier, the recordings it was trained\non and the program that wrote it. A file written before models carried this\nprints {\"legacy\": true, \"classifier\": …}.", stderr)
 	if err := parseArgs(fs, args, 1, "one model file is required"); err != nil {
 		return err
 	}
@@ -46,9 +47,12 @@ func runModelInfo(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	var v any = meta
+	var v any = struct {
+		Type string `json:"type"`
+		*modelfile.Meta
+	}{"model-info", &meta}
 	if meta.Legacy {
-		v = legacyInfo{Legacy: true, Classifier: meta.Classifier}
+		v = legacyInfo{Type: "model-info", Legacy: true, Classifier: meta.Classifier}
 	}
 	out, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // boardInfo is what `ictal edf info` prints for an OpenBCI GUI or
 // BrainFlow file: what the file says and what ictal reads from it.
 type boardInfo struct {
+	Type        string           `json:"type"` // "board-file-info"
 	Format      string           `json:"format"`
 	Board       string           `json:"board"`
 	Start       *string          `json:"start"`
@@ -41,14 +42,15 @@ func isBoardFile(path string) bool {
 
 // boardFileInfo reads the whole file, so that its frames, duration and
 // gaps are counted and a malformed row is reported where it is.
-func boardFileInfo(path string, stdout io.Writer) error {
+// With text, it prints tables for a person instead of JSON.
+func boardFileInfo(path string, text bool, stdout io.Writer) error {
 	f, err := openbci.OpenFile(path, nil)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	in := f.Info()
-	out := boardInfo{Format: string(f.Format()), Board: f.Board(), Rate: in.Rate, Signals: []boardSignal{}, Annotations: []infoAnnotation{}}
+	out := boardInfo{Type: "board-file-info", Format: string(f.Format()), Board: f.Board(), Rate: in.Rate, Signals: []boardSignal{}, Annotations: []infoAnnotation{}}
 	if !in.Start.IsZero() {
 		s := in.Start.UTC().Format(time.RFC3339Nano)
 		out.Start = &s
@@ -80,6 +82,9 @@ func boardFileInfo(path string, stdout io.Writer) error {
 		out.Annotations = append(out.Annotations, infoAnnotation{Onset: iv.Start.Seconds(), Duration: &d, Text: iv.Text})
 	}
 	out.Truncated = f.Truncated()
+	if text {
+		return writeBoardInfoText(stdout, path, &out)
+	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)

@@ -85,7 +85,7 @@ func parseWithPaths(fs *flag.FlagSet, args []string, paths *pathsFlag) error {
 }
 
 func runPaperCV(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("paper cv", "usage: ictal paper cv -data PATH... [-algorithms LIST] [-learners nb,lda,qda] [-modes online,batch] [-folds 5] [-points 10] [-seed 1] [-workers N]\n"+
+	fs := newFlags("paper cv", "usage: ictal paper cv -data PATH... [-algorithm LIST] [-learner nb,lda,qda] [-mode online,batch] [-folds 5] [-points 10] [-seed 1] [-workers N]\n"+
 		"The paper's protocol (Section 6) on KEEL .dat files: stratified k-fold CV; online ensembles learn each\n"+
 		"training fold once in a seeded random order, batch ones train on it as a set; the ROC is traced by sweeping\n"+
 		"the cost over -points settings of the paper's ranges. One JSON line per (dataset, algorithm, learner, mode)\n"+
@@ -93,14 +93,17 @@ func runPaperCV(args []string, stdout, stderr io.Writer) error {
 		"The output is identical for any -workers.", stderr)
 	var data pathsFlag
 	fs.Var(&data, "data", "KEEL .dat file or folder of them (repeatable; more paths may follow)")
-	algs := fs.String("algorithms", "UOB,SB,AC2,CSB2,RUS1,RUS2,RUS3,SBO1,SBO2,SBO3,OzaBag,OzaBoost", "comma-separated algorithms")
-	learners := fs.String("learners", "nb,lda,qda", "comma-separated base learners")
-	modes := fs.String("modes", "online,batch", "comma-separated modes")
+	algs := fs.String("algorithm", "UOB,SB,AC2,CSB2,RUS1,RUS2,RUS3,SBO1,SBO2,SBO3,OzaBag,OzaBoost", "comma-separated algorithms (ictal replay and train: one)")
+	learners := fs.String("learner", "nb,lda,qda", "comma-separated base learners (ictal replay and train: one)")
+	modes := fs.String("mode", "online,batch", "comma-separated modes")
 	folds := fs.Int("folds", 5, "stratified cross-validation folds")
 	points := fs.Int("points", 10, "cost settings per ROC")
 	seed := fs.Uint64("seed", 1, "seed of folds, orders and ensembles")
 	workers := fs.Int("workers", 0, "parallel jobs (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
+	alias(fs, "algorithms", "algorithm")
+	alias(fs, "learners", "learner")
+	alias(fs, "modes", "mode")
 	if err := parseWithPaths(fs, args, &data); err != nil {
 		return err
 	}

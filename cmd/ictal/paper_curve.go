@@ -9,20 +9,23 @@ import (
 )
 
 func runPaperCurve(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("paper curve", "usage: ictal paper curve -data satimage.dat [-algorithms UOB,AC2,RUS3] [-learners nb,lda,qda] [-fractions LIST] [-reps 5] [-points 10] [-seed 1] [-workers N]\n"+
+	fs := newFlags("paper curve", "usage: ictal paper curve -data satimage.dat [-algorithm UOB,AC2,RUS3] [-learner nb,lda,qda] [-fractions LIST] [-reps 5] [-points 10] [-seed 1] [-workers N]\n"+
 		"The paper's Fig. \"Learning curves\": AUC (swept ROC, as cv) on the rest of the data after training on a stratified\n"+
 		"random fraction, online vs batch. One JSON line per (algorithm, learner, mode, fraction).", stderr)
 	var data pathsFlag
 	fs.Var(&data, "data", "the KEEL .dat file (the paper uses satimage.dat)")
-	algs := fs.String("algorithms", "UOB,AC2,RUS3", "comma-separated algorithms")
-	learners := fs.String("learners", "nb,lda,qda", "comma-separated base learners")
-	modes := fs.String("modes", "online,batch", "comma-separated modes")
+	algs := fs.String("algorithm", "UOB,AC2,RUS3", "comma-separated algorithms (ictal replay and train: one)")
+	learners := fs.String("learner", "nb,lda,qda", "comma-separated base learners (ictal replay and train: one)")
+	modes := fs.String("mode", "online,batch", "comma-separated modes")
 	fractions := fs.String("fractions", "0.05,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9", "training fractions")
 	reps := fs.Int("reps", 5, "random stratified splits per fraction")
 	points := fs.Int("points", 10, "cost settings per ROC")
 	seed := fs.Uint64("seed", 1, "seed of splits, orders and ensembles")
 	workers := fs.Int("workers", 0, "parallel jobs (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
+	alias(fs, "algorithms", "algorithm")
+	alias(fs, "learners", "learner")
+	alias(fs, "modes", "mode")
 	if err := parseWithPaths(fs, args, &data); err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func TestPaperCVProgressAndErrors(t *testing.T) {
 		{[]string{"paper", "nope"}, `unknown subcommand "nope"`},
 		{[]string{"paper", "drift", "-runs", "0"}, "-runs 0"},
 		{[]string{"paper", "curve"}, "want exactly one file"},
-		{[]string{"paper", "plots", "-out", t.TempDir()}, "-in and -out are required"},
+		{[]string{"paper", "plots", "-out", t.TempDir()}, "-in and -o are required"},
 	} {
 		_, stderr, code := runIctal(c.args...)
 		if code != 1 || !strings.Contains(stderr, c.want) {

@@ -25,13 +25,14 @@ func compileSeizure(expr string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// runReplay implements `ictal replay [-model MODEL] [-learn mode] RECORDING`.
+// runReplay implements `ictal replay [-model MODEL] [-learn mode] [-o MODEL] RECORDING`.
 func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", "usage: ictal replay [-model MODEL] [flags] RECORDING\n\nRuns the whole pipeline over the recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.", stderr)
-	modelPath := fs.String("model", "", "model trained by `ictal train` (default: a new, untrained model)")
+	modelPath := fs.String("model", "", "`MODEL` file written by ictal train or replay -o (default: a new, untrained model)")
 	learn := fs.String("learn", "", "learning during the replay: off (score only), or annotations (prequential: score each window, then learn it with its label from the file's annotations or -labels)")
 	scores := fs.Bool("scores", false, "also print one line per window")
-	save := fs.String("save", "", "write the model after the replay to this file")
+	save := fs.String("o", "", "write the model after the replay to this `MODEL` file")
+	alias(fs, "save", "o")
 	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the file's seizures (looked up by base name), instead of its annotations")
 	var mf modelFlags
 	mf.add(fs)
@@ -69,7 +70,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep.Type, rep.Labels = "summary", *labels
+	rep.Type, rep.Labels = "file", *labels
 	if err := json.NewEncoder(stdout).Encode(rep); err != nil {
 		return err
 	}
@@ -87,7 +88,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 // for the pipeline that want describes (the recording at path with mf's
 // feature flags), or makes a new one from mf. A model file without
 // metadata is checked on its dimension alone, with a warning on stderr.
-// The Meta returned is what -save records: want, with the training
+// The Meta returned is what -o records: want, with the training
 // recordings of the model loaded.
 func replayModel(modelPath, path string, want modelfile.Meta, mf *modelFlags, stderr io.Writer) (classifier.Model, modelfile.Meta, error) {
 	if modelPath == "" {

@@ -99,7 +99,7 @@ func TestReplayStopsOnSIGTERM(t *testing.T) {
 	var sum fileReport
 	for sc.Scan() {
 		var r fileReport
-		if json.Unmarshal(sc.Bytes(), &r) == nil && r.Type == "summary" {
+		if json.Unmarshal(sc.Bytes(), &r) == nil && r.Type == "file" {
 			sum = r
 		}
 	}
@@ -107,7 +107,7 @@ func TestReplayStopsOnSIGTERM(t *testing.T) {
 		t.Fatalf("exit %d after SIGTERM: %s", code, stderr.String())
 	}
 	const total = 30*60 - 1 // 2 s windows every second
-	if sum.Type != "summary" || sum.Windows >= total {
+	if sum.Type != "file" || sum.Windows >= total {
 		t.Fatalf("summary %+v: want one covering fewer than the recording's %d windows", sum, total)
 	}
 	t.Logf("SBO1 with %d qda members at d = %d: stopped after %d of %d windows (%d+ %d- learned)", members, d, sum.Windows, total, sum.LearnedPos, sum.LearnedNeg)

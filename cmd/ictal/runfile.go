@@ -25,6 +25,7 @@ type fileReport struct {
 	File        string    `json:"file"`
 	Start       string    `json:"start,omitempty"` // RFC 3339, when the recording says
 	Labels      string    `json:"labels,omitempty"`
+	Phase       string    `json:"phase,omitempty"` // bonn concat-eval: prequential, bootstrap-train or bootstrapped
 	Duration    float64   `json:"duration_s"`
 	Channels    int       `json:"channels"`
 	Windows     int64     `json:"windows"`

@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/acquire/edf"
+	"github.com/ictal/ictal/internal/cli"
 	"github.com/ictal/ictal/internal/eval"
 )
 
-// scoreReport is the JSON line printed by `ictal score`.
+// scoreReport is the JSON line printed by `ictal score`, of type
+// "evaluation" ("score" is a window's score in replay's output).
 type scoreReport struct {
 	Type        string    `json:"type"`
 	Ref         string    `json:"ref"`
@@ -40,10 +42,10 @@ type scoreReport struct {
 func runScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("score", "usage: ictal score -ref REF -hyp HYP [-duration D]\n\nScores detections the way SzCORE does (timescoring's rules: any overlap with\nthe seizure extended by 30 s before and 60 s after, events closer than 90 s\nmerged, longer than 300 s split) plus the detection delay per seizure, and\nsecond-by-second sample scores. Formats are told by extension: .edf/.bdf,\n.tsv, anything else JSON lines. Prints one JSON line; null is an undefined\nscore (no seizure, or no detection).", stderr)
 	ref := fs.String("ref", "", "reference seizures: EDF+ (annotations), SzCORE events.tsv, or JSON lines")
-	hyp := fs.String("hyp", "", "detections: JSON lines of `ictal replay`, SzCORE events.tsv, or EDF+")
+	hyp := fs.String("hyp", "", "detections: JSON lines of ictal replay, SzCORE events.tsv, or EDF+")
 	duration := fs.Duration("duration", 0, "recording duration (default: from the reference, else the hypothesis)")
 	seizure := fs.String("seizure", "", "regexp marking seizure annotations in EDF+ files (default: text containing \"seizure\")")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *ref == "" || *hyp == "" || fs.NArg() != 0 {
@@ -77,7 +79,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	}
 	sum := eval.Events(r.Events, h.Events, d, eval.DefaultParams())
 	smp := eval.Samples(r.Events, h.Events, d)
-	rep := scoreReport{Type: "score", Ref: *ref, Hyp: *hyp, Duration: d.Seconds(), Seizures: len(sum.Seizures), Events: len(sum.Hypotheses),
+	rep := scoreReport{Type: "evaluation", Ref: *ref, Hyp: *hyp, Duration: d.Seconds(), Seizures: len(sum.Seizures), Events: len(sum.Hypotheses),
 		Detected: sum.Detected, FalseAlarms: sum.FalseAlarms, Sensitivity: finite(sum.Sensitivity), Precision: finite(sum.Precision),
 		F1: finite(sum.F1), FAPerDay: sum.FalseAlarmsPerDay, Delays: []float64{}, SampleSens: finite(smp.Sensitivity),
 		SamplePrec: finite(smp.Precision), SampleF1: finite(smp.F1), SampleFPDay: smp.FalsePosPerDay}

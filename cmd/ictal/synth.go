@@ -31,6 +31,7 @@ type synthSeizure struct {
 
 // synthSummary is the JSON line printed on stdout after the file is written.
 type synthSummary struct {
+	Type        string         `json:"type"` // "synth"
 	File        string         `json:"file"`
 	Channels    int            `json:"channels"`
 	Rate        int            `json:"rate"`
@@ -51,7 +52,7 @@ func runSynth(args []string, stdout, stderr io.Writer) error {
 		fmt.Sprintf("in uV over ±%g uV (16 bits, resolution %.4f uV), annotated with \"seizure\" (onset, duration)\n", synthRange, 2*synthRange/65535)+
 		"and \"artifact: blink\" / \"artifact: muscle\". The same flags give the same file. Progress goes\n"+
 		"to stderr; a JSON summary (seizure onsets, foci and rhythms) to stdout.", stderr)
-	out := fs.String("o", "", "EDF+ file to write (required)")
+	out := fs.String("o", "", "EDF+ `FILE` to write (required)")
 	duration := fs.Duration("duration", def.Duration, "length of the recording, a whole number of seconds")
 	channels := fs.Int("channels", def.Channels, fmt.Sprintf("number of channels, 1 to %d (the first 23 follow the CHB-MIT bipolar montage)", acquire.MaxChannels))
 	rate := fs.Int("rate", def.Rate, fmt.Sprintf("sampling rate in Hz, %d to %d", synth.MinRate, synth.MaxRate))
@@ -91,7 +92,7 @@ func runSynth(args []string, stdout, stderr io.Writer) error {
 		os.Remove(*out)
 		return fmt.Errorf("%s: %w", *out, err)
 	}
-	summary.File = *out
+	summary.Type, summary.File = "synth", *out
 	return json.NewEncoder(stdout).Encode(summary)
 }
 

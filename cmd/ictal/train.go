@@ -14,6 +14,7 @@ import (
 
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/cli"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
@@ -21,11 +22,11 @@ import (
 // runTrain implements `ictal train -o MODEL FILE.edf...`.
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "usage: ictal train -o MODEL [flags] RECORDING...\n\nRecordings are EDF, EDF+, BDF, OpenBCI GUI text or BrainFlow CSV.\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, with how\nit was built (`ictal model info`), for `ictal replay -model` or ictald's\nclassifier.model. The recordings must make the same features (montage).", stderr)
-	out := fs.String("o", "", "model file to write (required)")
+	out := fs.String("o", "", "`MODEL` file to write (required)")
 	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the seizures of the recordings (by base name), instead of their annotations")
 	var mf modelFlags
 	mf.add(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
@@ -111,4 +112,4 @@ func trainedOn(path string, rep fileReport) modelfile.Recording {
 }
 
 // program names this program and its version in model files.
-func program() string { return "ictal " + version }
+func program() string { return "ictal " + build.String() }

@@ -46,7 +46,7 @@ func TestTrainAndReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantTraining := []modelfile.Recording{{File: "a.edf", Duration: rep.Duration, Seizures: 3, Windows: rep.LearnedPos + rep.LearnedNeg}}
-	if meta.Legacy || meta.Program != "ictal dev" || meta.Created.IsZero() || !reflect.DeepEqual(meta.Training, wantTraining) ||
+	if meta.Legacy || meta.Program != "ictal "+build.String() || meta.Created.IsZero() || !reflect.DeepEqual(meta.Training, wantTraining) ||
 		meta.Features.Window != 2 || meta.Features.Step != 1 || len(meta.Channels) != 4 || meta.Rate != 256 {
 		t.Errorf("model metadata %+v", meta)
 	}
@@ -63,11 +63,11 @@ func TestTrainAndReplay(t *testing.T) {
 			t.Fatalf("%s: %v", sc.Text(), err)
 		}
 		kinds[m["type"].(string)]++
-		if m["type"] == "summary" {
+		if m["type"] == "file" {
 			json.Unmarshal(sc.Bytes(), &sum)
 		}
 	}
-	if kinds["summary"] != 1 || kinds["alert"] == 0 || kinds["alert"] != kinds["end"] {
+	if kinds["file"] != 1 || kinds["alert"] == 0 || kinds["alert"] != kinds["end"] {
 		t.Errorf("replay printed %v", kinds)
 	}
 	// Evaluation does not learn unless asked to.
@@ -188,7 +188,7 @@ func TestLegacyModel(t *testing.T) {
 		t.Fatalf("%s: %v", out.String(), err)
 	}
 	c, _ := info["classifier"].(map[string]any)
-	if len(info) != 2 || info["legacy"] != true || c["Features"] != 68.0 {
+	if len(info) != 3 || info["type"] != "model-info" || info["legacy"] != true || c["Features"] != 68.0 {
 		t.Errorf("model info of a legacy file: %s", out.String())
 	}
 }
@@ -205,7 +205,7 @@ func TestModelInfo(t *testing.T) {
 	if code := run([]string{"model", "info", model}, &out, &errb); code != 0 {
 		t.Fatalf("model info: %s", errb.String())
 	}
-	if !strings.HasPrefix(out.String(), "{\n  \"program\": \"ictal dev\",\n") {
+	if !strings.HasPrefix(out.String(), "{\n  \"type\": \"model-info\",\n  \"program\": \"ictal "+build.String()+"\",\n") {
 		t.Errorf("not indented JSON:\n%s", out.String())
 	}
 	var meta modelfile.Meta

@@ -7,7 +7,7 @@
 //	ictald demo [-duration 5m] [-seed 1]         a simulated patient, end to end
 //	ictald check -config FILE                    validate a configuration as run would, short of opening the amplifier
 //	ictald config                                print the commented sample configuration
-//	ictald version                               print the version
+//	ictald version                               print the version and VCS revision
 package main
 
 import (
@@ -19,7 +19,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -30,8 +29,13 @@ import (
 	"github.com/ictal/ictal/systemd"
 )
 
-// version is set at build time: -ldflags "-X main.version=v1.2.3".
+// version, when set at build time (-ldflags "-X main.version=v1.2.3", as
+// cross/build does), replaces the module version of the build information.
 var version = "dev"
+
+// buildInfo is how this binary was built: `ictald version` prints it, the log
+// and checkpoints record it.
+var buildInfo = cli.ReadBuild(version)
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -48,10 +52,7 @@ var commands = []cli.Command{
 		_, err := fmt.Fprint(stdout, systemd.SampleConfig)
 		return err
 	}},
-	{Name: "version", Summary: "print the version", Run: func(_ []string, stdout, _ io.Writer) error {
-		_, err := fmt.Fprintf(stdout, "ictald %s %s/%s %s\n", version, runtime.GOOS, runtime.GOARCH, runtime.Version())
-		return err
-	}},
+	cli.VersionCommand("ictald", buildInfo),
 }
 
 // run dispatches args to a subcommand and returns the exit code.
@@ -63,7 +64,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("config", "", "configuration file to validate")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *path == "" {
@@ -87,7 +88,7 @@ func cmdRun(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("config", "/etc/ictald/ictald.toml", "configuration file")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	cfg, err := daemon.LoadConfig(*path)
@@ -98,7 +99,7 @@ func cmdRun(args []string, stderr io.Writer) error {
 	level := new(slog.LevelVar)
 	level.Set(daemon.ParseLevel(cfg.Log.Level))
 	log := daemon.NewLoggerTo(stderr, cfg.Log.Format, level)
-	log.Info("ictald starting", slog.String("version", version), slog.String("config", *path))
+	log.Info("ictald starting", slog.String("version", buildInfo.String()), slog.String("config", *path))
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -114,7 +115,7 @@ func cmdRun(args []string, stderr io.Writer) error {
 	}()
 	start := time.Now()
 	err = daemon.Run(ctx, cfg, log, daemon.Options{
-		Rules: rules, Ready: sdn.ready, Window: sdn.window, Program: "ictald " + version,
+		Rules: rules, Ready: sdn.ready, Window: sdn.window, Program: "ictald " + buildInfo.String(),
 	})
 	uptime := slog.Duration("uptime", time.Since(start).Round(time.Second))
 	if err != nil {
@@ -140,11 +141,8 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.Linger, "linger", 0, "keep the broker and the ward board up this long after the recording ends, to look around")
 	fs.StringVar(&o.BoardListen, "board-listen", "127.0.0.1:8080", "address of the ward board (ictal board) on the embedded broker, with a one-time login printed (\"\": no board)")
 	verbose := fs.Bool("v", false, "log the pipeline's progress to stderr")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	lvl := slog.LevelWarn
 	if *verbose {
@@ -155,6 +153,19 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	_, err := daemon.Demo(ctx, o, stdout, log)
 	return err
+}
+
+// parseNoArgs parses args with fs, flags in any order, and refuses a
+// positional argument ("ictald run x -config f" would otherwise ignore
+// -config).
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
 }
 
 // reloadOnHangup re-reads the configuration on SIGHUP: the log level is

@@ -44,7 +44,7 @@ func build(t *testing.T) string {
 
 func TestCommands(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"version"}, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "ictald ") {
+	if code := run([]string{"version"}, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "ictald "+buildInfo.String()+" go") {
 		t.Errorf("version: %d %q", code, out.String())
 	}
 	out.Reset()
@@ -71,6 +71,12 @@ func TestCommands(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"check", "-config", p}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "decision") {
 		t.Errorf("check of a bad config: %d %s", code, errb.String())
+	}
+	// A positional argument is refused, wherever the flags are, rather
+	// than ending the flags and leaving -config unread.
+	errb.Reset()
+	if code := run([]string{"check", "stray", "-config", p}, &out, &errb); code != 1 || !strings.Contains(errb.String(), `unexpected argument "stray"`) {
+		t.Errorf("check with a stray argument: %d %s", code, errb.String())
 	}
 	if code := run([]string{"frobnicate"}, &out, &errb); code != 2 {
 		t.Errorf("unknown command: %d", code)
@@ -128,7 +134,7 @@ jsonl = "-"
 	if err != nil {
 		t.Fatalf("no checkpoint: %v\n%s", err, stderr.String())
 	}
-	if meta, _, err := modelfile.Decode(b); err != nil || meta.Legacy || meta.Program != "ictald dev" {
+	if meta, _, err := modelfile.Decode(b); err != nil || meta.Legacy || meta.Program != "ictald "+buildInfo.String() {
 		t.Fatalf("checkpoint: %v, %+v", err, meta)
 	}
 	for _, want := range []string{"configuration rejected", "decision rule reloaded", "level=INFO msg=\"ictald stopped\""} {

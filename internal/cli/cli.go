@@ -74,3 +74,27 @@ func Run(prog string, cmds []Command, args []string, stdout, stderr io.Writer) i
 	Usage(stderr, prog, cmds)
 	return 2
 }
+
+// Parse parses args with fs, flags and positional arguments in any order
+// ("replay rec.edf -model m" as "replay -model m rec.edf"), and leaves
+// the positional arguments, in order, in fs.Args. After "--" everything is
+// positional.
+func Parse(fs *flag.FlagSet, args []string) error {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	return fs.Parse(append([]string{"--"}, pos...))
+}

@@ -52,6 +52,10 @@ type DemoOptions struct {
 	// Reject: the simulated patient gives the detector few false alarms
 	// to reject.
 	clinicianBlind bool
+
+	// sink, when set (by tests), is one more sink of the monitored
+	// recording's pipeline.
+	sink alert.Sink
 }
 
 // Demo trains a model on a first simulated recording, then monitors a
@@ -70,11 +74,11 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	if err != nil {
 		return eval.Summary{}, err
 	}
-	sum, err := o.monitor(ctx, fcfg, model, out, log)
+	sum, annotated, err := o.monitor(ctx, fcfg, model, out, log)
 	if err != nil {
 		return eval.Summary{}, err
 	}
-	printSummary(out, sum)
+	printSummary(out, sum, annotated)
 	return sum, ctx.Err()
 }
 
@@ -107,8 +111,8 @@ func (o DemoOptions) withDefaults() DemoOptions {
 	return o
 }
 
-// patient is a simulated recording of d with n seizures.
-func (o DemoOptions) patient(d time.Duration, n int, seed uint64) (*synth.Patient, error) {
+// patient is a simulated recording of d with n seizures from start.
+func (o DemoOptions) patient(d time.Duration, n int, seed uint64, start time.Time) (*synth.Patient, error) {
 	c := synth.DefaultConfig()
 	c.Channels, c.Duration, c.Seizures, c.Seed = o.Channels, d, n, seed
 	// Short recordings get shorter seizures, so each still fits in its
@@ -119,16 +123,26 @@ func (o DemoOptions) patient(d time.Duration, n int, seed uint64) (*synth.Patien
 			c.SeizureMin = min(synth.DefaultSeizureMin, c.SeizureMax)
 		}
 	}
-	// Recordings start now, so the alerts' times are today's (the
-	// monitored one then runs ahead of the wall clock by its speed).
-	c.Start = time.Now().UTC().Truncate(time.Second)
+	c.Start = start
 	return synth.New(c)
+}
+
+// demoStarts returns when the simulated recordings start: the monitored
+// one ends at now (to the second below), the training one just before it.
+// Played faster than real time, a recording of the last o.Duration never
+// stamps an alert, a status or a score later than the wall clock; one
+// starting now would run ahead of it by the speed (an alert at 10:07
+// raised at 10:02:20).
+func (o DemoOptions) demoStarts(now time.Time) (train, monitor time.Time) {
+	monitor = now.UTC().Truncate(time.Second).Add(-o.Duration)
+	return monitor.Add(-o.TrainDuration), monitor
 }
 
 // train learns a model prequentially on a first recording, as fast as
 // possible.
 func (o DemoOptions) train(ctx context.Context, fcfg features.Config, out io.Writer, log *slog.Logger) (classifier.Model, error) {
-	train, err := o.patient(o.TrainDuration, o.TrainSeizures, o.Seed)
+	trainStart, _ := o.demoStarts(time.Now())
+	train, err := o.patient(o.TrainDuration, o.TrainSeizures, o.Seed, trainStart)
 	if err != nil {
 		return nil, err
 	}
@@ -159,29 +173,36 @@ func (o DemoOptions) train(ctx context.Context, fcfg features.Config, out io.Wri
 
 // monitor plays a second recording through the whole pipeline, paced,
 // with the alerts printed and, with MQTTListen, published.
-func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model classifier.Model, out io.Writer, log *slog.Logger) (eval.Summary, error) {
-	mon, err := o.patient(o.Duration, o.Seizures, o.Seed+1000)
+// It returns the scores and the number of seizures in the recording.
+func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model classifier.Model, out io.Writer, log *slog.Logger) (eval.Summary, int, error) {
+	_, start := o.demoStarts(time.Now())
+	mon, err := o.patient(o.Duration, o.Seizures, o.Seed+1000, start)
 	if err != nil {
-		return eval.Summary{}, err
+		return eval.Summary{}, 0, err
 	}
-	fmt.Fprintf(out, "ictald demo: monitoring a %v simulated recording with %d seizures at %.0f× real time (%.0fs)\n",
-		o.Duration, o.Seizures, o.Speed, (o.Duration / time.Duration(o.Speed)).Seconds())
-	printer := &printer{w: out}
+	annotated, scored := seizureCounts(mon.Intervals(), o.Duration)
+	fmt.Fprintf(out, "ictald demo: monitoring a simulated recording of the last %v (%s–%s UTC) with %s at %.0f× real time (%.0fs)\n",
+		o.Duration, start.Format("15:04:05"), start.Add(o.Duration).Format("15:04:05"), seizureWords(annotated, scored),
+		o.Speed, (o.Duration / time.Duration(o.Speed)).Seconds())
+	printer := &printer{w: out, quietStatus: o.MQTTListen != ""}
 	sinks := []alert.Sink{printer}
+	if o.sink != nil {
+		sinks = append(sinks, o.sink)
+	}
 	var pub *mqtt.Publisher
 	var clin *demoClinician
 	if o.MQTTListen != "" {
 		var boardConn mqtt.Connection
 		var stop func()
 		if pub, boardConn, stop, err = demoMQTT(ctx, o, out, log); err != nil {
-			return eval.Summary{}, err
+			return eval.Summary{}, 0, err
 		}
 		defer stop()
 		sinks = append(sinks, pub)
 		if o.BoardListen != "" {
 			b, err := startDemoBoard(ctx, o, boardConn, out, log)
 			if err != nil {
-				return eval.Summary{}, err
+				return eval.Summary{}, 0, err
 			}
 			defer b.stop()
 			clin = &demoClinician{ctx: ctx, board: b, seizures: mon.Intervals(), out: out, changed: make(chan struct{})}
@@ -199,19 +220,33 @@ func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model cl
 	// as a bed does.
 	mp, err := pipeline.New(src, fcfg, model, pipeline.Config{Site: o.Site, Bed: o.Bed, Learning: pipeline.Learning{Mode: pipeline.LearnFeedback}}, sinks, pipeline.Hooks{}, log)
 	if err != nil {
-		return eval.Summary{}, err
+		return eval.Summary{}, 0, err
 	}
+	stopForwarding := func() {}
 	if pub != nil {
 		fctx, cancel := context.WithCancel(ctx)
-		defer cancel()
+		forwarded := make(chan struct{})
+		stopForwarding = func() { cancel(); <-forwarded }
+		defer stopForwarding()
 		var seen interface{ labelled() }
 		if clin != nil {
 			seen = clin
 		}
-		go forwardLabels(fctx, pub, mp, log, seen)
+		go func() {
+			defer close(forwarded)
+			forwardLabels(fctx, pub, mp, log, seen)
+		}()
 	}
 	if err := mp.Run(ctx); err != nil {
-		return eval.Summary{}, err
+		return eval.Summary{}, 0, err
+	}
+	if pub != nil && o.Linger > 0 {
+		// The pipeline has ended: feedback given while the board stays up
+		// is answered, refused, rather than queued for nobody.
+		stopForwarding()
+		rctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go refuseLabels(rctx, pub, "the demo's recording has ended: the monitor no longer learns")
 	}
 	if clin != nil {
 		fmt.Fprintln(out, clin.report())
@@ -223,13 +258,57 @@ func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model cl
 			}
 		}
 	}
-	return eval.Match(mon.Intervals(), printer.events(), o.Duration), nil
+	return eval.Match(mon.Intervals(), printer.events(), o.Duration), annotated, nil
+}
+
+// refuseLabels answers every feedback message pub receives with a
+// refusal that gives reason, until ctx is done.
+func refuseLabels(ctx context.Context, pub *mqtt.Publisher, reason string) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case l, ok := <-pub.Labels():
+			if !ok {
+				return
+			}
+			a := alert.AckOf(l)
+			a.Reason, a.At = reason, time.Now().UTC()
+			pub.Ack(a)
+		}
+	}
+}
+
+// seizureCounts returns the number of seizures among ivs and the number
+// of reference events SzCORE scores them as: seizures less than 90 s
+// apart are one event, one longer than 300 s is several.
+func seizureCounts(ivs []acquire.Interval, d time.Duration) (annotated, scored int) {
+	ref := eval.FromIntervals(ivs)
+	return len(ref), len(eval.Events(ref, nil, d, eval.DefaultParams()).Seizures)
+}
+
+// seizureWords says how many seizures there are and, when SzCORE scores
+// them as another number of events, why.
+func seizureWords(annotated, scored int) string {
+	s := fmt.Sprintf("%d seizures", annotated)
+	if annotated == 1 {
+		s = "1 seizure"
+	}
+	switch {
+	case scored < annotated:
+		s += fmt.Sprintf(" (scored as %d: SzCORE counts seizures less than 90 s apart as one)", scored)
+	case scored > annotated:
+		s += fmt.Sprintf(" (scored as %d: SzCORE splits a seizure longer than 300 s)", scored)
+	}
+	return s
 }
 
 // printSummary prints the demo's scores and each seizure's fate.
-func printSummary(out io.Writer, sum eval.Summary) {
-	fmt.Fprintf(out, "summary: %d seizures, %d detected, %d missed, %d false alarms (SzCORE scoring: sensitivity %s, precision %s, F1 %s, %.1f false alarms per 24 h, median delay %.1fs)\n",
-		len(sum.Seizures), sum.Detected, len(sum.Seizures)-sum.Detected, sum.FalseAlarms,
+// annotated is the number of seizures in the recording, which SzCORE may
+// score as another number of events.
+func printSummary(out io.Writer, sum eval.Summary, annotated int) {
+	fmt.Fprintf(out, "summary: %s, %d detected, %d missed, %d false alarms (SzCORE scoring: sensitivity %s, precision %s, F1 %s, %.1f false alarms per 24 h, median delay %.1fs)\n",
+		seizureWords(annotated, len(sum.Seizures)), sum.Detected, len(sum.Seizures)-sum.Detected, sum.FalseAlarms,
 		ratio(sum.Sensitivity), ratio(sum.Precision), ratio(sum.F1), sum.FalseAlarmsPerDay, sum.MedianDelay.Seconds())
 	for i, r := range sum.Seizures {
 		if r.Detected {
@@ -272,6 +351,9 @@ type printer struct {
 	mu  sync.Mutex
 	w   io.Writer
 	log alert.EventLog
+	// quietStatus leaves the changes of state to the MQTT subscriber,
+	// which prints each as it arrives: one line per change.
+	quietStatus bool
 }
 
 func (p *printer) Alert(e *alert.Event) error {
@@ -292,6 +374,9 @@ func (p *printer) EventEnd(e *alert.Event) error {
 }
 
 func (p *printer) Status(s alert.Status) error {
+	if p.quietStatus {
+		return nil
+	}
 	_, err := fmt.Fprintf(p.w, "  status %s (%s)\n", s.State, s.Reason)
 	return err
 }

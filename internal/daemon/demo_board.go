@@ -119,12 +119,14 @@ type demoClinician struct {
 	changed             chan struct{} // closed and replaced when labels grows
 }
 
-// Ack counts the pipeline's acknowledgements of the verdicts (the same
-// the board receives on …/feedback/ack).
+// Ack counts the pipeline's acknowledgements of the demo clinician's
+// verdicts (the same the board receives on …/feedback/ack); feedback from
+// anyone else is acknowledged on MQTT, and printed from there, but not
+// counted here.
 func (c *demoClinician) Ack(a alert.Ack) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if a.Applied {
+	if a.Applied && a.By == demoClinicianUser {
 		c.applied++
 		c.windows += a.Windows
 	}

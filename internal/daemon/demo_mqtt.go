@@ -102,11 +102,16 @@ func demoWhat(topic string, p []byte) string {
 		}
 	}
 	var msg struct {
-		ID, State, Verdict, Label string
-		AlertID                   string `json:"alert_id"`
+		ID, State, Verdict, Label, Artifact string
+		AlertID                             string `json:"alert_id"`
+		Channels                            []string
 	}
 	json.Unmarshal(p, &msg)
 	switch {
+	case msg.State != "" && msg.Artifact != "" && len(msg.Channels) > 0:
+		return fmt.Sprintf("%s (%s on %s)", msg.State, msg.Artifact, strings.Join(msg.Channels, ", "))
+	case msg.State != "" && msg.Artifact != "":
+		return fmt.Sprintf("%s (%s)", msg.State, msg.Artifact)
 	case msg.State != "":
 		return msg.State
 	case msg.Verdict != "" || msg.Label != "":

@@ -31,6 +31,7 @@ var DefaultFractions = []float64{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0
 
 // CurveRecord is one output line of RunCurve: one point of a learning curve.
 type CurveRecord struct {
+	Type      string    `json:"type"` // "curve"
 	Dataset   string    `json:"dataset"`
 	Algorithm string    `json:"algorithm"`
 	Learner   string    `json:"learner"`
@@ -120,7 +121,7 @@ func RunCurve(d Data, opt CurveOptions, out io.Writer) error {
 	}
 	enc := json.NewEncoder(out)
 	for i, k := range keys {
-		rec := CurveRecord{Dataset: d.Name, Algorithm: k.a, Learner: k.l, Mode: k.m, Fraction: k.f, Reps: opt.Reps}
+		rec := CurveRecord{Type: "curve", Dataset: d.Name, Algorithm: k.a, Learner: k.l, Mode: k.m, Fraction: k.f, Reps: opt.Reps}
 		sc := make([]float64, opt.Reps)
 		for r := 0; r < opt.Reps; r++ {
 			rec.AUCReps = append(rec.AUCReps, res[i*opt.Reps+r].auc)

@@ -30,6 +30,7 @@ type CVOptions struct {
 // CVRecord is one output line of RunCV: the cross-validated AUC of one
 // (dataset, algorithm, learner, mode).
 type CVRecord struct {
+	Type      string  `json:"type"` // "cv"
 	Dataset   string  `json:"dataset"`
 	Algorithm string  `json:"algorithm"`
 	Learner   string  `json:"learner"`
@@ -301,7 +302,7 @@ func evalSplit(s split, alg, lrn, mode string, points int, seed func(point strin
 
 // aggregate turns one record's folds into its CVRecord.
 func aggregate(name, alg, lrn, mode string, opt CVOptions, rs []foldResult) CVRecord {
-	r := CVRecord{Dataset: name, Algorithm: alg, Learner: lrn, Mode: mode, Folds: len(rs),
+	r := CVRecord{Type: "cv", Dataset: name, Algorithm: alg, Learner: lrn, Mode: mode, Folds: len(rs),
 		Sweep: sweepKind(alg), Points: opt.Points}
 	sc := make([]float64, len(rs))
 	for i, f := range rs {

@@ -101,6 +101,7 @@ type DriftOptions struct {
 
 // DriftRecord is one output line of RunDrift.
 type DriftRecord struct {
+	Type    string    `json:"type"` // "drift"
 	Stream  string    `json:"stream"`
 	Learner string    `json:"learner"`
 	Variant string    `json:"variant"` // "plain" (AC2) or "ns" (nsAC2)
@@ -147,7 +148,7 @@ func RunDrift(opt DriftOptions, out io.Writer) error {
 	enc := json.NewEncoder(out)
 	for i, k := range keys {
 		runs := aucs[i*opt.Runs : (i+1)*opt.Runs]
-		rec := DriftRecord{Stream: k.s, Learner: k.l, Variant: k.v, Runs: opt.Runs, AUCRuns: runs, Beta: 1}
+		rec := DriftRecord{Type: "drift", Stream: k.s, Learner: k.l, Variant: k.v, Runs: opt.Runs, AUCRuns: runs, Beta: 1}
 		if k.v == "ns" {
 			rec.Beta = opt.Beta
 		}
