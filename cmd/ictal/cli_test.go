@@ -69,7 +69,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 	}{
 		{"replay FILE -flag", []string{"replay", rec, "-learn", "bogus"}, 1, `-learn "bogus": want annotations or off`},
 		{"replay FILE -model", []string{"replay", rec, "-model", filepath.Join(dir, "none.model")}, 1, "none.model"},
-		{"train FILE -o", []string{"train", rec, "-o", filepath.Join(dir, "m"), "-algorithm", "XYZ"}, 1, `"XYZ"`},
+		{"train FILE -o", []string{"train", rec, "-o", filepath.Join(dir, "m"), "-algorithm", "XYZ"}, 1, `-algorithm XYZ: unknown`},
 		{"convert IN OUT -flag", []string{"convert", rec, filepath.Join(dir, "out.edf"), "-board", "cyton"}, 0, `"out":`},
 		{"model info FILE -h", []string{"model", "info", filepath.Join(dir, "none.model"), "-h"}, 0, ""},
 		{"edf info FILE -text", []string{"edf", "info", rec, "-text"}, 0, "3 signals"},

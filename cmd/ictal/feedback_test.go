@@ -55,7 +55,7 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 				if lab.AlertID != tt.id || lab.Seizure != tt.seizure {
 					t.Errorf("label %+v from %s", lab, p)
 				}
-				if !strings.HasPrefix(out.String(), `{"type":"feedback","topic":"ictal/ward-7/bed-3/feedback","payload":`) || !strings.Contains(out.String(), `"payload":`+string(p)+"}\n") {
+				if !strings.HasPrefix(out.String(), `{"type":"feedback","topic":"`+tt.topic+`","payload":`) || !strings.Contains(out.String(), `"payload":`+string(p)+"}\n") {
 					t.Errorf("printed %q, sent %q", out.String(), p)
 				}
 			case <-time.After(hangGuard):
