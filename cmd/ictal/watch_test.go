@@ -179,7 +179,10 @@ func TestWatchPersistentSessionMissesNothing(t *testing.T) {
 	// watch runs ictal watch until it has printed n lines. Once it is
 	// connected, a live status marker is published, so that a watcher
 	// that missed what it should have printed still prints n lines and
-	// the test fails instead of waiting.
+	// the test fails instead of waiting. The marker goes with QoS 0: when
+	// it is sent just after the watcher left, the broker does not queue
+	// it for the watcher's persistent session (it would stand in the next
+	// run's backlog in place of what that run must print).
 	watch := func(n int, args ...string) string {
 		var stdout, stderr syncbuf.Buffer
 		done := make(chan error, 1)
@@ -196,7 +199,9 @@ func TestWatchPersistentSessionMissesNothing(t *testing.T) {
 			case <-time.After(10 * time.Millisecond):
 				if !marked && strings.Contains(stderr.String(), "watching") {
 					marked = true
-					publish(t, pub, "ictal/ward-7/bed-9/status", false, alert.AppendStatus(nil, alert.Status{State: alert.StateSignalLost, Since: time.Now()}))
+					if tok := pub.Publish("ictal/ward-7/bed-9/status", 0, false, alert.AppendStatus(nil, alert.Status{State: alert.StateSignalLost, Since: time.Now()})); !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
+						t.Fatalf("publish the marker: %v", tok.Error())
+					}
 				}
 			}
 		}
