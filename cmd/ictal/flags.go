@@ -23,17 +23,8 @@ func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseNoArgs parses args with fs and refuses a positional argument,
-// naming the first.
-func parseNoArgs(fs *flag.FlagSet, args []string) error {
-	if err := cli.Parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	return nil
-}
+// parseNoArgs is cli.ParseNoArgs.
+var parseNoArgs = cli.ParseNoArgs
 
 // parseArgs parses args with fs, flags before and after the positional
 // arguments, and wants n of them; with any other number it prints the

@@ -155,18 +155,8 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// parseNoArgs parses args with fs, flags in any order, and refuses a
-// positional argument ("ictald run x -config f" would otherwise ignore
-// -config).
-func parseNoArgs(fs *flag.FlagSet, args []string) error {
-	if err := cli.Parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	return nil
-}
+// parseNoArgs is cli.ParseNoArgs.
+var parseNoArgs = cli.ParseNoArgs
 
 // reloadOnHangup re-reads the configuration on SIGHUP: the log level is
 // set at once and the decision rule is handed to the pipeline, which

@@ -98,3 +98,16 @@ func Parse(fs *flag.FlagSet, args []string) error {
 	}
 	return fs.Parse(append([]string{"--"}, pos...))
 }
+
+// ParseNoArgs parses args with fs as Parse does and refuses a positional
+// argument, naming the first ("ictald run x -config f" would otherwise
+// ignore x).
+func ParseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}

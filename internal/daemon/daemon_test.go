@@ -245,47 +245,35 @@ func TestDemo(t *testing.T) {
 
 // TestDemoWithBoard runs the demo with the embedded broker and the ward
 // board: every alert is judged by the demo's clinician through the
-// board's HTTP API, and the monitor applies every verdict.
+// board's HTTP API, and the monitor applies every verdict. Blind, the
+// clinician judges as if the recording held no seizure and rejects every
+// alert: the rejection path end to end (the simulated patient gives the
+// detector few false alarms to reject).
 func TestDemoWithBoard(t *testing.T) {
-	var out syncbuf.Buffer
-	sum, err := Demo(context.Background(), DemoOptions{Duration: 5 * time.Minute, Speed: 1000, TrainDuration: 20 * time.Minute, TrainSeizures: 4, Seed: 1,
-		MQTTListen: "127.0.0.1:0", BoardListen: "127.0.0.1:0"}, &out, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(out.String())
-	alerts := sum.Detected + sum.FalseAlarms
-	if alerts == 0 {
-		t.Fatal("no alert to judge")
-	}
-	want := fmt.Sprintf("confirmed %d alerts and rejected %d through the board's HTTP API; the monitor applied %d of these verdicts", sum.Detected, sum.FalseAlarms, alerts)
-	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "log in as \"demo\" with the one-time password") {
-		t.Errorf("output lacks %q", want)
-	}
-}
-
-// TestDemoWithBoardRejects drives the rejection path end to end: the
-// demo's clinician presses Reject on every alert in the board, the board
-// publishes the verdicts, and the monitor applies each (its windows learned
-// as non-seizure) and acknowledges it.
-func TestDemoWithBoardRejects(t *testing.T) {
-	var out syncbuf.Buffer
-	sum, err := Demo(context.Background(), DemoOptions{Duration: 5 * time.Minute, Speed: 1000, TrainDuration: 20 * time.Minute, TrainSeizures: 4, Seed: 1,
-		MQTTListen: "127.0.0.1:0", BoardListen: "127.0.0.1:0", clinicianBlind: true}, &out, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(out.String())
-	alerts := sum.Detected + sum.FalseAlarms
-	if alerts == 0 {
-		t.Fatal("no alert to judge")
-	}
-	want := fmt.Sprintf("confirmed 0 alerts and rejected %d through the board's HTTP API; the monitor applied %d of these verdicts", alerts, alerts)
-	if !strings.Contains(out.String(), want) {
-		t.Errorf("output lacks %q", want)
-	}
-	if !strings.Contains(out.String(), "feedback/ack  rejected") {
-		t.Errorf("output shows no acknowledged rejection")
+	for _, blind := range []bool{false, true} {
+		t.Run(fmt.Sprintf("blind=%v", blind), func(t *testing.T) {
+			var out syncbuf.Buffer
+			sum, err := Demo(context.Background(), DemoOptions{Duration: 5 * time.Minute, Speed: 1000, TrainDuration: 20 * time.Minute, TrainSeizures: 4, Seed: 1,
+				MQTTListen: "127.0.0.1:0", BoardListen: "127.0.0.1:0", clinicianBlind: blind}, &out, slog.New(slog.DiscardHandler))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(out.String())
+			alerts := sum.Detected + sum.FalseAlarms
+			if alerts == 0 {
+				t.Fatal("no alert to judge")
+			}
+			confirmed, rejected, verdict := sum.Detected, sum.FalseAlarms, "confirmed"
+			if blind {
+				confirmed, rejected, verdict = 0, alerts, "rejected"
+			}
+			want := fmt.Sprintf("confirmed %d alerts and rejected %d through the board's HTTP API; the monitor applied %d of these verdicts", confirmed, rejected, alerts)
+			for _, w := range []string{want, "feedback/ack  " + verdict, `log in as "demo" with the one-time password`} {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q", w)
+				}
+			}
+		})
 	}
 }
 
