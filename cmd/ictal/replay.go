@@ -1,18 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os/signal"
 	"regexp"
+	"runtime"
 	"syscall"
 	"time"
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/cli"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
@@ -25,37 +29,30 @@ func compileSeizure(expr string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// runReplay implements `ictal replay [-model MODEL] [-learn mode] [-o MODEL] RECORDING`.
+// runReplay implements `ictal replay [-model MODEL] [-learn mode] [-o MODEL] [-workers N] RECORDING...`.
 func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "usage: ictal replay [-model MODEL] [flags] RECORDING\n\nRuns the whole pipeline over the recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.", stderr)
+	fs := newFlags("replay", "usage: ictal replay [-model MODEL] [flags] RECORDING...\n\nRuns the whole pipeline over each recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.\n\nSeveral recordings are replayed independently, each from the same model\n(-model, or a new one), by -workers at a time; their lines come out in the\norder of the arguments, one recording after another, as with one worker.", stderr)
 	modelPath := fs.String("model", "", "`MODEL` file written by ictal train or replay -o (default: a new, untrained model)")
 	learn := fs.String("learn", "", "learning during the replay: off (score only), or annotations (prequential: score each window, then learn it with its label from the file's annotations or -labels)")
 	scores := fs.Bool("scores", false, "also print one line per window")
-	save := fs.String("o", "", "write the model after the replay to this `MODEL` file")
+	save := fs.String("o", "", "write the model after the replay to this `MODEL` file (one recording only)")
 	alias(fs, "save", "o")
 	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the file's seizures (looked up by base name), instead of its annotations")
+	workers := fs.Int("workers", runtime.NumCPU(), "recordings replayed at the same time (each on one core)")
 	var mf modelFlags
 	mf.add(fs)
-	if err := parseArgs(fs, args, 1, "one recording is required"); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	path := fs.Arg(0)
-	r, err := mf.open(path)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	want, err := modelfile.Describe(mf.features(), r.Info())
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	model, meta, err := replayModel(*modelPath, path, want, &mf, stderr)
-	if err != nil {
-		return err
-	}
-	src, err := labelsFor(r, path, *labels)
-	if err != nil {
-		return err
+	paths := fs.Args()
+	switch {
+	case len(paths) == 0:
+		fs.Usage()
+		return errors.New("a recording is required")
+	case *save != "" && len(paths) > 1:
+		return errors.New("-o takes one recording: with several, each starts from the same model and none of their models is the one to keep")
+	case *workers < 1:
+		return fmt.Errorf("-workers %d: want at least 1", *workers)
 	}
 	mode, err := replayMode(*learn)
 	if err != nil {
@@ -63,23 +60,103 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	j := alert.NewJSONLines(stdout, nil, *scores)
-	rep, err := runFile(ctx, path, src, model, &mf, mode, []alert.Sink{j}, log)
-	j.Close()
-	if err != nil {
-		return err
-	}
-	rep.Type, rep.Labels = "file", *labels
-	if err := json.NewEncoder(stdout).Encode(rep); err != nil {
-		return err
-	}
-	if *save != "" {
+	job := replayJob{modelPath: *modelPath, labels: *labels, mode: mode, scores: *scores, mf: &mf, stderr: stderr,
+		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if len(paths) == 1 {
+		model, meta, rep, err := job.run(ctx, paths[0], stdout)
+		if err != nil || *save == "" {
+			return err
+		}
 		if rep.LearnedPos+rep.LearnedNeg > 0 {
-			meta.Training = append(meta.Training, trainedOn(path, rep))
+			meta.Training = append(meta.Training, trainedOn(paths[0], rep))
 		}
 		meta.Program, meta.Created = program(), time.Now().UTC().Truncate(time.Second)
 		return modelfile.WriteFile(*save, meta, model) // atomic, as train writes its model
+	}
+	return job.runAll(ctx, paths, min(*workers, len(paths)), stdout)
+}
+
+// replayJob is what every recording of one `ictal replay` shares.
+type replayJob struct {
+	modelPath, labels, mode string
+	scores                  bool
+	mf                      *modelFlags
+	stderr                  io.Writer
+	log                     *slog.Logger
+}
+
+// run replays the recording at path, writing its JSON lines to out, and
+// returns the model after it, the model's metadata and the report.
+func (j replayJob) run(ctx context.Context, path string, out io.Writer) (classifier.Model, modelfile.Meta, fileReport, error) {
+	r, err := j.mf.open(path)
+	if err != nil {
+		return nil, modelfile.Meta{}, fileReport{}, err
+	}
+	defer r.Close()
+	want, err := modelfile.Describe(j.mf.features(), r.Info())
+	if err != nil {
+		return nil, modelfile.Meta{}, fileReport{}, fmt.Errorf("%s: %w", path, err)
+	}
+	model, meta, err := replayModel(j.modelPath, path, want, j.mf, j.stderr)
+	if err != nil {
+		return nil, modelfile.Meta{}, fileReport{}, err
+	}
+	src, err := labelsFor(r, path, j.labels)
+	if err != nil {
+		return nil, modelfile.Meta{}, fileReport{}, err
+	}
+	jl := alert.NewJSONLines(out, nil, j.scores)
+	rep, err := runFile(ctx, path, src, model, j.mf, j.mode, []alert.Sink{jl}, j.log)
+	jl.Close()
+	if err != nil {
+		return nil, modelfile.Meta{}, fileReport{}, err
+	}
+	rep.Type, rep.Labels = "file", j.labels
+	return model, meta, rep, json.NewEncoder(out).Encode(rep)
+}
+
+// runAll replays the recordings by workers at a time, each into a buffer
+// of its own, and writes the buffers to stdout in the order of paths as
+// they complete: the same lines as one worker gives. The first error
+// (in that order) stops the others and is returned after the lines of
+// the recordings before it.
+func (j replayJob) runAll(ctx context.Context, paths []string, workers int, stdout io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		out  bytes.Buffer
+		err  error
+		done chan struct{}
+	}
+	res := make([]result, len(paths))
+	for i := range res {
+		res[i].done = make(chan struct{})
+	}
+	go func() {
+		slots := make(chan struct{}, workers)
+		for i, path := range paths {
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots; close(res[i].done) }()
+				if ctx.Err() != nil {
+					res[i].err = ctx.Err()
+					return
+				}
+				_, _, _, res[i].err = j.run(ctx, path, &res[i].out)
+			}()
+		}
+	}()
+	for i := range res {
+		<-res[i].done
+		if res[i].err != nil {
+			cancel()
+			return res[i].err
+		}
+		if _, err := stdout.Write(res[i].out.Bytes()); err != nil {
+			cancel()
+			return err
+		}
+		res[i].out = bytes.Buffer{} // written: let it go
 	}
 	return nil
 }

@@ -112,3 +112,64 @@ func TestReplayStopsOnSIGTERM(t *testing.T) {
 	}
 	t.Logf("SBO1 with %d qda members at d = %d: stopped after %d of %d windows (%d+ %d- learned)", members, d, sum.Windows, total, sum.LearnedPos, sum.LearnedNeg)
 }
+
+// TestReplayWorkersGiveTheLinesOfOne replays three recordings, with
+// seizures, learning from their annotations (so that each starts from the
+// same model and the lines depend on it), by one worker and by three: the
+// lines are the same, in the order of the arguments, but for the time the
+// replay took (elapsed_s, x_realtime) and the alerts' random ids. Several
+// recordings with -o are refused.
+func TestReplayWorkersGiveTheLinesOfOne(t *testing.T) {
+	dir := t.TempDir()
+	var recs []string
+	for i, seed := range []string{"3", "1", "2"} {
+		rec := filepath.Join(dir, fmt.Sprintf("r%d.edf", i))
+		var out, errb bytes.Buffer
+		if code := run([]string{"synth", "-o", rec, "-duration", "6m", "-seizures", "1", "-channels", "2", "-seed", seed}, &out, &errb); code != 0 {
+			t.Fatal(errb.String())
+		}
+		recs = append(recs, rec)
+	}
+	replay := func(workers string) []map[string]any {
+		t.Helper()
+		var out, errb bytes.Buffer
+		args := append([]string{"replay", "-learn", "annotations", "-scores", "-workers", workers}, recs...)
+		if code := run(args, &out, &errb); code != 0 {
+			t.Fatalf("-workers %s: %s", workers, errb.String())
+		}
+		var lines []map[string]any
+		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatalf("%q: %v", l, err)
+			}
+			for _, k := range []string{"elapsed_s", "x_realtime", "id", "alert_id"} {
+				delete(m, k)
+			}
+			lines = append(lines, m)
+		}
+		return lines
+	}
+	one, three := replay("1"), replay("3")
+	if len(one) != len(three) {
+		t.Fatalf("%d lines with one worker, %d with three", len(one), len(three))
+	}
+	var files []string
+	for i := range one {
+		a, _ := json.Marshal(one[i])
+		b, _ := json.Marshal(three[i])
+		if !bytes.Equal(a, b) {
+			t.Fatalf("line %d: one worker %s, three %s", i, a, b)
+		}
+		if one[i]["type"] == "file" {
+			files = append(files, one[i]["file"].(string))
+		}
+	}
+	if strings.Join(files, " ") != strings.Join(recs, " ") {
+		t.Errorf("file records for %v, want %v in order", files, recs)
+	}
+	var out, errb bytes.Buffer
+	if code := run(append([]string{"replay", "-o", filepath.Join(dir, "m.model")}, recs...), &out, &errb); code == 0 || !strings.Contains(errb.String(), "-o takes one recording") {
+		t.Errorf("-o with several recordings: exit %d, %s", code, errb.String())
+	}
+}
