@@ -22,9 +22,12 @@ type CVOptions struct {
 	Modes      []string // default: online, batch
 	Folds      int      // default 5
 	Points     int      // cost settings per ROC, default 10
-	Seed       uint64
-	Workers    int       // default GOMAXPROCS
-	Progress   io.Writer // progress lines; nil for none
+	// Hull adds to each record the AUC of the ROC convex hull of the
+	// sweep's points (AUCHull) beside the polyline AUC (AUCPoints).
+	Hull     bool
+	Seed     uint64
+	Workers  int       // default GOMAXPROCS
+	Progress io.Writer // progress lines; nil for none
 }
 
 // CVRecord is one output line of RunCV: the cross-validated AUC of one
@@ -43,8 +46,13 @@ type CVRecord struct {
 	AUCScore    float64   `json:"auc_score"`
 	AUCScoreStd float64   `json:"auc_score_std"`
 	AUCFolds    []float64 `json:"auc_folds"`
-	Sweep       string    `json:"sweep"` // "C", "CN" or "threshold"
-	Points      int       `json:"points"`
+	// AUCHull… are the AUC of the ROC convex hull of each fold's sweep
+	// (CVOptions.Hull only).
+	AUCHullMean  float64   `json:"auc_hull_mean,omitempty"`
+	AUCHullStd   float64   `json:"auc_hull_std,omitempty"`
+	AUCHullFolds []float64 `json:"auc_hull_folds,omitempty"`
+	Sweep        string    `json:"sweep"` // "C", "CN" or "threshold"
+	Points       int       `json:"points"`
 	// ROC is the fold-averaged (FPR, TPR) of each sweep setting, in sweep
 	// order.
 	ROC [][2]float64 `json:"roc"`
@@ -52,8 +60,8 @@ type CVRecord struct {
 
 // foldResult is the outcome of one job (one fold of one record).
 type foldResult struct {
-	auc, aucScore float64
-	roc           []Point
+	auc, aucHull, aucScore float64
+	roc                    []Point
 }
 
 // cvJob is one fold of one record.
@@ -294,6 +302,7 @@ func evalSplit(s split, alg, lrn, mode string, points int, seed func(point strin
 		res.aucScore = AUCScores(scores, s.yte)
 	}
 	res.auc = AUCPoints(res.roc)
+	res.aucHull = AUCHull(res.roc)
 	if math.IsNaN(res.aucScore) {
 		return res, errors.New("test set lacks a class")
 	}
@@ -311,6 +320,12 @@ func aggregate(name, alg, lrn, mode string, opt CVOptions, rs []foldResult) CVRe
 	}
 	r.AUCMean, r.AUCStd = meanStd(r.AUCFolds)
 	r.AUCScore, r.AUCScoreStd = meanStd(sc)
+	if opt.Hull {
+		for _, f := range rs {
+			r.AUCHullFolds = append(r.AUCHullFolds, f.aucHull)
+		}
+		r.AUCHullMean, r.AUCHullStd = meanStd(r.AUCHullFolds)
+	}
 	r.ROC = make([][2]float64, opt.Points)
 	for _, f := range rs {
 		for i, p := range f.roc {
