@@ -24,7 +24,10 @@ type CVOptions struct {
 	Points     int      // cost settings per ROC, default 10
 	// Hull adds to each record the AUC of the ROC convex hull of the
 	// sweep's points (AUCHull) beside the polyline AUC (AUCPoints).
-	Hull     bool
+	Hull bool
+	// Span widens the paper's cost ranges by this factor at both ends
+	// (sweepValues); default 1, the paper's ranges.
+	Span     float64
 	Seed     uint64
 	Workers  int       // default GOMAXPROCS
 	Progress io.Writer // progress lines; nil for none
@@ -84,6 +87,12 @@ func (o *CVOptions) defaults() error {
 	}
 	if o.Points == 0 {
 		o.Points = 10
+	}
+	if o.Span == 0 {
+		o.Span = 1
+	}
+	if !(o.Span >= 1) {
+		return fmt.Errorf("paper: span %g: want at least 1", o.Span)
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
@@ -260,7 +269,7 @@ func (r *cvRun) flush() error {
 // runFold trains and tests one fold of one record at every cost setting.
 func runFold(d *Data, folds [][]int, f int, alg, lrn, mode string, opt CVOptions) (foldResult, error) {
 	s := makeSplit(d.X, d.Y, complement(len(d.Y), folds[f]), folds[f])
-	return evalSplit(s, alg, lrn, mode, opt.Points, func(point string) uint64 {
+	return evalSplit(s, alg, lrn, mode, opt.Points, opt.Span, func(point string) uint64 {
 		return deriveSeed(opt.Seed, d.Name, alg, lrn, mode, strconv.Itoa(f), point)
 	})
 }
@@ -268,9 +277,9 @@ func runFold(d *Data, folds [][]int, f int, alg, lrn, mode string, opt CVOptions
 // evalSplit trains on s's training rows at every cost setting of the sweep
 // (and at the default cost) and measures the ROC on its test rows. seed
 // gives the training seed of each setting ("0", "1", ..., "default").
-func evalSplit(s split, alg, lrn, mode string, points int, seed func(point string) uint64) (foldResult, error) {
+func evalSplit(s split, alg, lrn, mode string, points int, span float64, seed func(point string) uint64) (foldResult, error) {
 	base := classifier.Config{Algorithm: alg, Learner: lrn, Features: len(s.xtr[0])}
-	vals := sweepValues(alg, points, s.ratio)
+	vals := sweepValues(alg, points, s.ratio, span)
 	res := foldResult{roc: make([]Point, len(vals))}
 	if sweepKind(alg) == SweepThreshold {
 		cfg := base

@@ -420,7 +420,7 @@ func driftRun(opt DriftOptions, k driftKey, r int) (float64, error) {
 		cfg.Algorithm, cfg.Beta = "ns"+classifier.AC2, opt.Beta
 	}
 	if opt.AUC == AUCSweep || opt.AUC == AUCSweepHull {
-		vals := sweepValues(classifier.AC2, opt.Points, 0)
+		vals := sweepValues(classifier.AC2, opt.Points, 0, 1)
 		pts := make([]Point, len(vals))
 		for i, v := range vals {
 			c := cfg
