@@ -201,3 +201,27 @@ func TestStreamAUC(t *testing.T) {
 		}
 	}
 }
+
+func TestRunDriftProtocolOptions(t *testing.T) {
+	var out bytes.Buffer
+	opt := DriftOptions{Streams: []string{SINE1G}, Learners: []string{"lda"}, Runs: 1, Length: 400, Ratio: 9, Seed: 2,
+		Workers: 1, Imbalance: ImbalanceThin, Minority: MinorityRegion, Transition: TransitionAfter,
+		AUC: AUCSweepHull, Points: 3, Members: 2, CP: 1, CN: 0.5}
+	if err := RunDrift(opt, &out); err != nil {
+		t.Fatal(err)
+	}
+	var r DriftRecord
+	if err := json.NewDecoder(&out).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Imbalance != ImbalanceThin || r.Minority != MinorityRegion || r.Transition != TransitionAfter ||
+		r.AUC != AUCSweepHull || r.Members != 2 || r.CN != 0.5 || !(r.AUCMean >= 0.5 && r.AUCMean <= 1) {
+		t.Errorf("record %+v", r)
+	}
+	for _, bad := range []DriftOptions{{AUC: "pr"}, {Imbalance: "x"}, {Transition: "x"}, {Window: 1, AUC: AUCWindow}} {
+		bad.Runs, bad.Length = 1, 100
+		if err := RunDrift(bad, &out); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
