@@ -120,3 +120,41 @@ func meanStd(xs []float64) (float64, float64) {
 	}
 	return m, math.Sqrt(q / float64(len(xs)-1))
 }
+
+// AUCHull returns the area under the ROC convex hull of pts with (0,0) and
+// (1,1) added (Provost & Fawcett): the best ROC reachable by choosing, or
+// randomly mixing, the classifiers of a cost sweep. Points below the hull,
+// and so every dip of AUCPoints' polyline, add nothing; the area is at
+// least ½ and at least AUCPoints(pts). pts is not modified.
+func AUCHull(pts []Point) float64 {
+	all := make([]Point, 0, len(pts)+2)
+	all = append(all, Point{0, 0}, Point{1, 1})
+	all = append(all, pts...)
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].FPR != all[j].FPR {
+			return all[i].FPR < all[j].FPR
+		}
+		return all[i].TPR > all[j].TPR // highest TPR first at equal FPR
+	})
+	// Upper hull by Andrew's monotone chain: drop the last hull point
+	// while it lies on or below the segment to the next point.
+	hull := make([]Point, 0, len(all))
+	for _, p := range all {
+		if n := len(hull); n > 0 && hull[n-1].FPR == p.FPR {
+			continue // a lower TPR at the same FPR
+		}
+		for n := len(hull); n >= 2; n = len(hull) {
+			a, b := hull[n-2], hull[n-1]
+			if (b.FPR-a.FPR)*(p.TPR-a.TPR)-(b.TPR-a.TPR)*(p.FPR-a.FPR) < 0 {
+				break // b is strictly above the segment a–p
+			}
+			hull = hull[:n-1]
+		}
+		hull = append(hull, p)
+	}
+	var a float64
+	for i := 1; i < len(hull); i++ {
+		a += (hull[i].FPR - hull[i-1].FPR) * (hull[i].TPR + hull[i-1].TPR) / 2
+	}
+	return a
+}

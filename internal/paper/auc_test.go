@@ -2,6 +2,7 @@ package paper
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -69,5 +70,51 @@ func TestMeanStd(t *testing.T) {
 	}
 	if m, s := meanStd([]float64{7}); m != 7 || s != 0 {
 		t.Errorf("one value: %g %g", m, s)
+	}
+}
+
+func TestAUCHullKnownROCs(t *testing.T) {
+	cases := []struct {
+		name string
+		pts  []Point
+		want float64
+	}{
+		{"no points: the diagonal", nil, 0.5},
+		{"perfect", []Point{{0, 1}}, 1},
+		{"below the diagonal adds nothing", []Point{{0.6, 0.3}}, 0.5},
+		{"on the diagonal", []Point{{0.5, 0.5}}, 0.5},
+		{"convex sweep equals the polyline", []Point{{0.5, 0.9}, {0.1, 0.5}}, 0.1*0.5/2 + 0.4*(0.5+0.9)/2 + 0.5*(0.9+1)/2},
+		// The polyline dips to (0.3, 0.4); the hull skips it.
+		{"dip skipped", []Point{{0.2, 0.6}, {0.3, 0.4}}, 0.2*0.6/2 + 0.8*(0.6+1)/2},
+		// Monotone but concave at (0.1, 0.2): the hull goes from (0,0)
+		// straight to (0.2, 0.8).
+		{"concave corner skipped", []Point{{0.1, 0.2}, {0.2, 0.8}}, 0.2*0.8/2 + 0.8*(0.8+1)/2},
+		{"ties in FPR keep the highest TPR", []Point{{0.5, 0.2}, {0.5, 0.8}}, 0.5*0.8/2 + 0.5*(0.8+1)/2},
+		{"collinear points", []Point{{0.25, 0.5}, {0.5, 1}}, 0.5*1/2 + 0.5},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := AUCHull(c.pts); math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("AUCHull(%v) = %g, want %g", c.pts, got, c.want)
+			}
+		})
+	}
+}
+
+func TestAUCHullBoundsPolyline(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 200; trial++ {
+		pts := make([]Point, 1+rng.IntN(10))
+		for i := range pts {
+			pts[i] = Point{rng.Float64(), rng.Float64()}
+		}
+		h, p := AUCHull(pts), AUCPoints(pts)
+		if h < p-1e-12 || h < 0.5-1e-12 || h > 1+1e-12 {
+			t.Fatalf("%v: hull %g, polyline %g: want max(½, polyline) ≤ hull ≤ 1", pts, h, p)
+		}
+		// Adding a hull vertex's own points again changes nothing.
+		if h2 := AUCHull(append(pts, pts...)); math.Abs(h2-h) > 1e-12 {
+			t.Fatalf("%v: duplicated points give %g, want %g", pts, h2, h)
+		}
 	}
 }

@@ -22,9 +22,15 @@ type CVOptions struct {
 	Modes      []string // default: online, batch
 	Folds      int      // default 5
 	Points     int      // cost settings per ROC, default 10
-	Seed       uint64
-	Workers    int       // default GOMAXPROCS
-	Progress   io.Writer // progress lines; nil for none
+	// Hull adds to each record the AUC of the ROC convex hull of the
+	// sweep's points (AUCHull) beside the polyline AUC (AUCPoints).
+	Hull bool
+	// Span widens the paper's cost ranges by this factor at both ends
+	// (sweepValues); default 1, the paper's ranges.
+	Span     float64
+	Seed     uint64
+	Workers  int       // default GOMAXPROCS
+	Progress io.Writer // progress lines; nil for none
 }
 
 // CVRecord is one output line of RunCV: the cross-validated AUC of one
@@ -43,8 +49,13 @@ type CVRecord struct {
 	AUCScore    float64   `json:"auc_score"`
 	AUCScoreStd float64   `json:"auc_score_std"`
 	AUCFolds    []float64 `json:"auc_folds"`
-	Sweep       string    `json:"sweep"` // "C", "CN" or "threshold"
-	Points      int       `json:"points"`
+	// AUCHull… are the AUC of the ROC convex hull of each fold's sweep
+	// (CVOptions.Hull only).
+	AUCHullMean  float64   `json:"auc_hull_mean,omitempty"`
+	AUCHullStd   float64   `json:"auc_hull_std,omitempty"`
+	AUCHullFolds []float64 `json:"auc_hull_folds,omitempty"`
+	Sweep        string    `json:"sweep"` // "C", "CN" or "threshold"
+	Points       int       `json:"points"`
 	// ROC is the fold-averaged (FPR, TPR) of each sweep setting, in sweep
 	// order.
 	ROC [][2]float64 `json:"roc"`
@@ -52,8 +63,8 @@ type CVRecord struct {
 
 // foldResult is the outcome of one job (one fold of one record).
 type foldResult struct {
-	auc, aucScore float64
-	roc           []Point
+	auc, aucHull, aucScore float64
+	roc                    []Point
 }
 
 // cvJob is one fold of one record.
@@ -76,6 +87,12 @@ func (o *CVOptions) defaults() error {
 	}
 	if o.Points == 0 {
 		o.Points = 10
+	}
+	if o.Span == 0 {
+		o.Span = 1
+	}
+	if !(o.Span >= 1) {
+		return fmt.Errorf("paper: span %g: want at least 1", o.Span)
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
@@ -252,7 +269,7 @@ func (r *cvRun) flush() error {
 // runFold trains and tests one fold of one record at every cost setting.
 func runFold(d *Data, folds [][]int, f int, alg, lrn, mode string, opt CVOptions) (foldResult, error) {
 	s := makeSplit(d.X, d.Y, complement(len(d.Y), folds[f]), folds[f])
-	return evalSplit(s, alg, lrn, mode, opt.Points, func(point string) uint64 {
+	return evalSplit(s, alg, lrn, mode, opt.Points, opt.Span, func(point string) uint64 {
 		return deriveSeed(opt.Seed, d.Name, alg, lrn, mode, strconv.Itoa(f), point)
 	})
 }
@@ -260,9 +277,9 @@ func runFold(d *Data, folds [][]int, f int, alg, lrn, mode string, opt CVOptions
 // evalSplit trains on s's training rows at every cost setting of the sweep
 // (and at the default cost) and measures the ROC on its test rows. seed
 // gives the training seed of each setting ("0", "1", ..., "default").
-func evalSplit(s split, alg, lrn, mode string, points int, seed func(point string) uint64) (foldResult, error) {
+func evalSplit(s split, alg, lrn, mode string, points int, span float64, seed func(point string) uint64) (foldResult, error) {
 	base := classifier.Config{Algorithm: alg, Learner: lrn, Features: len(s.xtr[0])}
-	vals := sweepValues(alg, points, s.ratio)
+	vals := sweepValues(alg, points, s.ratio, span)
 	res := foldResult{roc: make([]Point, len(vals))}
 	if sweepKind(alg) == SweepThreshold {
 		cfg := base
@@ -294,6 +311,7 @@ func evalSplit(s split, alg, lrn, mode string, points int, seed func(point strin
 		res.aucScore = AUCScores(scores, s.yte)
 	}
 	res.auc = AUCPoints(res.roc)
+	res.aucHull = AUCHull(res.roc)
 	if math.IsNaN(res.aucScore) {
 		return res, errors.New("test set lacks a class")
 	}
@@ -311,6 +329,12 @@ func aggregate(name, alg, lrn, mode string, opt CVOptions, rs []foldResult) CVRe
 	}
 	r.AUCMean, r.AUCStd = meanStd(r.AUCFolds)
 	r.AUCScore, r.AUCScoreStd = meanStd(sc)
+	if opt.Hull {
+		for _, f := range rs {
+			r.AUCHullFolds = append(r.AUCHullFolds, f.aucHull)
+		}
+		r.AUCHullMean, r.AUCHullStd = meanStd(r.AUCHullFolds)
+	}
 	r.ROC = make([][2]float64, opt.Points)
 	for _, f := range rs {
 		for i, p := range f.roc {

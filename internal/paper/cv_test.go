@@ -124,3 +124,38 @@ func TestRunCurveRecords(t *testing.T) {
 		t.Error("fraction 1.5 accepted")
 	}
 }
+
+func TestRunCVHullFields(t *testing.T) {
+	ds := loadShared(t, "glass4.dat")
+	run := func(hull bool) []CVRecord {
+		var out bytes.Buffer
+		opt := CVOptions{Algorithms: []string{"UOB", "AC2"}, Learners: []string{"nb"}, Modes: []string{ModeOnline},
+			Folds: 3, Points: 4, Seed: 7, Workers: 1, Hull: hull}
+		if err := RunCV(ds, opt, &out); err != nil {
+			t.Fatal(err)
+		}
+		var recs []CVRecord
+		for dec := json.NewDecoder(&out); dec.More(); {
+			var r CVRecord
+			if err := dec.Decode(&r); err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, r)
+		}
+		return recs
+	}
+	plain, hull := run(false), run(true)
+	for i, r := range hull {
+		if plain[i].AUCHullFolds != nil {
+			t.Errorf("%s: hull folds without -hull", r.Algorithm)
+		}
+		if r.AUCMean != plain[i].AUCMean || len(r.AUCHullFolds) != r.Folds {
+			t.Errorf("%s: polyline AUC %g (without hull %g), %d hull folds", r.Algorithm, r.AUCMean, plain[i].AUCMean, len(r.AUCHullFolds))
+		}
+		for f, h := range r.AUCHullFolds {
+			if h < r.AUCFolds[f]-1e-12 || h < 0.5 || h > 1 {
+				t.Errorf("%s fold %d: hull AUC %g below polyline %g or outside [½, 1]", r.Algorithm, f, h, r.AUCFolds[f])
+			}
+		}
+	}
+}

@@ -23,7 +23,8 @@
 // thresholds (i+½)/n on one model's scores. The reported AUC is that of
 // the ROC through those points (AUCPoints: sorted by FPR, with (0,0) and
 // (1,1), trapezoids, no convex hull, so a non-monotone sweep is
-// penalised). auc_score is the Mann–Whitney AUC of the continuous Score at
+// penalised); CVOptions.Hull adds the convex-hull AUC (AUCHull) and
+// CVOptions.Span widens the cost ranges. auc_score is the Mann–Whitney AUC of the continuous Score at
 // the default cost (AUCScores, ties ½).
 //
 // Every training run's seed is derived from (seed, dataset, algorithm,
@@ -32,8 +33,11 @@
 //
 // # Drift (RunDrift, Section 8) and learning curves (RunCurve)
 //
-// SineStream builds SINE1, SINE1G and SINE1M with an exact class ratio;
-// RunDrift reports the prequential AUC of AC2 and nsAC2. RunCurve trains
+// SineStream builds SINE1, SINE1G and SINE1M with an exact class ratio,
+// and SineStreamWith with the other choices the paper leaves open
+// (SineProtocol); RunDrift reports an AUC of the prequential predictions of
+// AC2 and nsAC2, by one of several methods (DriftOptions.AUC), with the
+// costs and ensemble size as options. RunCurve trains
 // on stratified random fractions of one data set (satimage in the paper)
 // and tests on the rest, with the cv sweep. Plot draws the figures.
 package paper

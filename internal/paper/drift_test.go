@@ -67,7 +67,7 @@ func TestOldConceptProbability(t *testing.T) {
 		{SINE1M, 0, 1}, {SINE1M, 1000, 0.5}, {SINE1M, 2000, 1}, {SINE1M, 3000, 0.5},
 	}
 	for _, c := range cases {
-		if got, _ := oldConceptProb(c.s, c.t, 4000); math.Abs(got-c.want) > 1e-3 {
+		if got, _ := oldConceptProb(c.s, TransitionCentred, c.t, 4000); math.Abs(got-c.want) > 1e-3 {
 			t.Errorf("%s at %d: %g, want %g", c.s, c.t, got, c.want)
 		}
 	}
@@ -100,5 +100,128 @@ func TestRunDriftRecords(t *testing.T) {
 	}
 	if len(variants) != 2 || variants[0] != "plain" || variants[1] != "ns" {
 		t.Errorf("variants %v", variants)
+	}
+}
+
+func TestSineStreamProtocols(t *testing.T) {
+	const n = 20000
+	below := func(x []float64) bool { return x[1] < math.Sin(x[0]) }
+	count := func(X [][]float64, y []bool, from, to int) (pos, rareRegion int) {
+		for i := from; i < to; i++ {
+			if y[i] {
+				pos++
+			}
+			if below(X[i]) {
+				rareRegion++
+			}
+		}
+		return
+	}
+	tests := []struct {
+		name  string
+		proto SineProtocol
+		check func(t *testing.T, X [][]float64, y []bool)
+	}{
+		{"bernoulli: about n/(ratio+1) positives", SineProtocol{Imbalance: ImbalanceBernoulli}, func(t *testing.T, X [][]float64, y []bool) {
+			if p, _ := count(X, y, 0, n); p < 1600 || p > 2000 || p == 1818 { // mean 1818, sd 41
+				t.Errorf("%d positives, want about 1818 and not exactly round(n/11)", p)
+			}
+		}},
+		{"thin: 1:ratio before the reversal, 1:ratio·0.72 after", SineProtocol{Imbalance: ImbalanceThin}, func(t *testing.T, X [][]float64, y []bool) {
+			p1, _ := count(X, y, 0, n/2)
+			p2, _ := count(X, y, n/2, n)
+			r1, r2 := float64(n/2-p1)/float64(p1), float64(n/2-p2)/float64(p2)
+			if math.Abs(r1-10) > 1 || math.Abs(r2-7.24) > 0.8 {
+				t.Errorf("ratios %.2f and %.2f, want about 10 and 7.24", r1, r2)
+			}
+		}},
+		{"region: the rare points stay below the curve, positives become the majority", SineProtocol{Minority: MinorityRegion}, func(t *testing.T, X [][]float64, y []bool) {
+			p1, b1 := count(X, y, 0, n/2)
+			p2, b2 := count(X, y, n/2, n)
+			if p1 != b1 || p2 != n/2-b2 || b1+b2 != 1818 || p2 < n/2-1000 {
+				t.Errorf("first half %d positives %d below; second half %d positives %d below", p1, b1, p2, b2)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			X, y, err := SineStreamWith(SINE1, n, 10, tc.proto, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(X) != n || len(y) != n {
+				t.Fatalf("%d examples, want %d", len(X), n)
+			}
+			tc.check(t, X, y)
+		})
+	}
+	for _, bad := range []SineProtocol{{Imbalance: "smote"}, {Minority: "x"}, {Transition: "middle"}} {
+		if _, _, err := SineStreamWith(SINE1, 10, 1, bad, 1); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+func TestSine1GTransitions(t *testing.T) {
+	cases := []struct {
+		tr   string
+		t    int
+		want float64
+	}{
+		{TransitionCentred, 1000, 1}, {TransitionCentred, 3000, 0},
+		{TransitionAfter, 1999, 1}, {TransitionAfter, 3000, 0.5}, {TransitionAfter, 3999, 0.0005},
+		{TransitionBefore, 0, 1}, {TransitionBefore, 1000, 0.5}, {TransitionBefore, 2000, 0},
+	}
+	for _, c := range cases {
+		if got, _ := oldConceptProb(SINE1G, c.tr, c.t, 4000); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s at %d: %g, want %g", c.tr, c.t, got, c.want)
+		}
+	}
+}
+
+func TestStreamAUC(t *testing.T) {
+	// Eight examples: the first half ranked perfectly, the second half
+	// reversed.
+	scores := []float64{0.9, 0.1, 0.8, 0.2, 0.1, 0.9, 0.2, 0.8}
+	y := []bool{true, false, true, false, true, false, true, false}
+	tests := []struct {
+		auc    string
+		window int
+		want   float64
+	}{
+		{AUCStream, 0, 0.5},
+		{AUCSecondHalf, 0, 0},
+		{AUCWindow, 4, 0.5},                // windows: 1, 0
+		{AUCRunning, 4, (1 + 0.5) / 2},     // checkpoints at 4 and 8
+		{AUCCrisp, 0, (1 + 0.5 - 0.5) / 2}, // TPR 2/4, FPR 2/4
+	}
+	for _, tc := range tests {
+		if got := streamAUC(tc.auc, tc.window, scores, y); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: %g, want %g", tc.auc, got, tc.want)
+		}
+	}
+}
+
+func TestRunDriftProtocolOptions(t *testing.T) {
+	var out bytes.Buffer
+	opt := DriftOptions{Streams: []string{SINE1G}, Learners: []string{"lda"}, Runs: 1, Length: 400, Ratio: 9, Seed: 2,
+		Workers: 1, Imbalance: ImbalanceThin, Minority: MinorityRegion, Transition: TransitionAfter,
+		AUC: AUCSweepHull, Points: 3, Members: 2, CP: 1, CN: 0.5}
+	if err := RunDrift(opt, &out); err != nil {
+		t.Fatal(err)
+	}
+	var r DriftRecord
+	if err := json.NewDecoder(&out).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Imbalance != ImbalanceThin || r.Minority != MinorityRegion || r.Transition != TransitionAfter ||
+		r.AUC != AUCSweepHull || r.Members != 2 || r.CN != 0.5 || !(r.AUCMean >= 0.5 && r.AUCMean <= 1) {
+		t.Errorf("record %+v", r)
+	}
+	for _, bad := range []DriftOptions{{AUC: "pr"}, {Imbalance: "x"}, {Transition: "x"}, {Window: 1, AUC: AUCWindow}} {
+		bad.Runs, bad.Length = 1, 100
+		if err := RunDrift(bad, &out); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
 	}
 }

@@ -25,7 +25,11 @@ func sweepKind(alg string) string {
 // C from 1 to ratio (UOB, SB, RUS3, SBO3); C from ratio down to 1 (RUS1,
 // RUS2, SBO1, SBO2). For OzaBag and OzaBoost, which have no cost, they are
 // n decision thresholds (i+½)/n on the score of one trained model.
-func sweepValues(alg string, n int, ratio float64) []float64 {
+//
+// A span F > 1 widens each cost range [lo, hi] to [lo/F, hi·F] (spacing
+// still even): C_N from 0.1/F to F, C from 1/F to F·ratio. F = 1 is the
+// paper's table; thresholds do not change.
+func sweepValues(alg string, n int, ratio, span float64) []float64 {
 	v := make([]float64, n)
 	for i := range v {
 		t := 0.0
@@ -34,13 +38,16 @@ func sweepValues(alg string, n int, ratio float64) []float64 {
 		}
 		switch alg {
 		case classifier.AC2, classifier.CSB2:
-			v[i] = 0.1 + 0.9*t
+			lo, hi := 0.1/span, span
+			v[i] = lo + (hi-lo)*t
 		case classifier.OzaBag, classifier.OzaBoost:
 			v[i] = (float64(i) + 0.5) / float64(n)
 		case classifier.RUS1, classifier.RUS2, classifier.SBO1, classifier.SBO2:
-			v[i] = ratio - (ratio-1)*t
+			lo, hi := 1/span, ratio*span
+			v[i] = hi - (hi-lo)*t
 		default:
-			v[i] = 1 + (ratio-1)*t
+			lo, hi := 1/span, ratio*span
+			v[i] = lo + (hi-lo)*t
 		}
 	}
 	return v

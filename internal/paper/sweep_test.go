@@ -21,8 +21,22 @@ func TestSweepValuesSpanTheParameterTable(t *testing.T) {
 		{classifier.OzaBag, []float64{1.0 / 6, 0.5, 5.0 / 6}},
 	}
 	for _, c := range cases {
-		if got := sweepValues(c.alg, 3, 5); !slices.EqualFunc(got, c.want, func(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }) {
+		if got := sweepValues(c.alg, 3, 5, 1); !slices.EqualFunc(got, c.want, func(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }) {
 			t.Errorf("%s: %v, want %v", c.alg, got, c.want)
+		}
+	}
+	wide := []struct {
+		alg  string
+		want []float64
+	}{
+		{classifier.AC2, []float64{0.05, 1.025, 2}},
+		{classifier.UOB, []float64{0.5, 5.25, 10}},
+		{classifier.RUS1, []float64{10, 5.25, 0.5}},
+		{classifier.OzaBag, []float64{1.0 / 6, 0.5, 5.0 / 6}},
+	}
+	for _, c := range wide {
+		if got := sweepValues(c.alg, 3, 5, 2); !slices.EqualFunc(got, c.want, func(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }) {
+			t.Errorf("%s span 2: %v, want %v", c.alg, got, c.want)
 		}
 	}
 	cfg := withCost(classifier.Config{Algorithm: classifier.AC2}, 0.3)
