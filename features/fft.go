@@ -24,9 +24,9 @@ import (
 // the same bits on amd64, arm64 and arm (cross/golden_test.go). The
 // twiddle factors come from detmath.SinCos for the same reason.
 type realFFT struct {
-	n      int    // real length N
-	m      int    // complex length N/2
-	rev    []int  // rev[j]: bit-reversed position of z[j] among m
+	n      int   // real length N
+	m      int   // complex length N/2
+	rev    []int // rev[j]: bit-reversed position of z[j] among m
 	re, im []float64
 	// stages holds the twiddles of each radix-4 pass after the first:
 	// for span L (the length of the sub-transforms combined), for k in
