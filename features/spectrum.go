@@ -124,7 +124,12 @@ type spectralFeatures struct {
 // compute fills sf from the mean-removed window x (len n).
 func (s *spectrum) compute(sf *spectralFeatures, x []float64) {
 	if s.fast != nil {
-		s.load(x)
+		in := s.fast.Input()
+		hann := s.hann[:len(x)]
+		for k, v := range x {
+			in[k] = float64(v * hann[k])
+		}
+		clear(in[len(x):]) // the transform ran in place
 		s.fast.transform()
 	} else {
 		in := s.in[:len(x)]
@@ -136,47 +141,22 @@ func (s *spectrum) compute(sf *spectralFeatures, x []float64) {
 	s.bands(sf)
 }
 
-// load stores the Hann-windowed x, zero-padded to nfft, into the fast
-// transform's input (bit-reversed pairs).
-func (s *spectrum) load(x []float64) {
-	f := s.fast
-	x, hann := x[:s.n], s.hann[:s.n]
-	rev := f.rev[:f.m]
-	j := 0
-	for ; 2*j+1 < len(x); j++ {
-		r := rev[j]
-		f.re[r] = float64(x[2*j] * hann[2*j])
-		f.im[r] = float64(x[2*j+1] * hann[2*j+1])
-	}
-	for ; j < f.m; j++ {
-		r := rev[j]
-		f.re[r], f.im[r] = 0, 0
-		if 2*j < len(x) {
-			f.re[r] = float64(x[2*j] * hann[2*j])
-		}
-	}
-}
-
-// coefficient returns bin m of the transform just computed.
-func (s *spectrum) coefficient(m int) (re, im float64) {
-	if s.fast != nil {
-		return s.fast.bin(m)
-	}
-	c := s.coef[m]
-	return real(c), imag(c)
-}
-
 // bands fills sf from the transform just computed.
 func (s *spectrum) bands(sf *spectralFeatures) {
 	lo := s.edge[0]
+	if s.fast != nil {
+		s.fast.power(s.power, lo, s.scale)
+	} else {
+		for m := lo; m < s.edge[numBands]; m++ {
+			c := s.coef[m]
+			// Products rounded on their own: no multiply-add on arm64.
+			s.power[m-lo] = (float64(real(c)*real(c)) + float64(imag(c)*imag(c))) * s.scale
+		}
+	}
 	var total float64
 	for b := 0; b < numBands; b++ {
 		var sum float64
-		for m := s.edge[b]; m < s.edge[b+1]; m++ {
-			re, im := s.coefficient(m)
-			// Products rounded on their own: no multiply-add on arm64.
-			p := (float64(re*re) + float64(im*im)) * s.scale
-			s.power[m-lo] = p
+		for _, p := range s.power[s.edge[b]-lo : s.edge[b+1]-lo] {
 			sum += p
 		}
 		sf.band[b] = sum

@@ -46,10 +46,10 @@ func computeTime(tf *timeFeatures, x []float64, rate float64) {
 	maxStep := absDiff
 	diffSq := d * d
 	var diff2Sq, tk float64
-	crossings := 0
-	if (x1 >= 0) != (x0 >= 0) {
-		crossings++
-	}
+	// Zero crossings counted without a branch: sign(x) as 0 or 1
+	// (nonNeg), a crossing where consecutive ones differ.
+	s1 := nonNeg(x1)
+	crossings := s1 ^ nonNeg(x0)
 	prev2, prev, dPrev := x0, x1, d
 	for _, xi := range x[2:] {
 		d := xi - prev
@@ -57,14 +57,15 @@ func computeTime(tf *timeFeatures, x []float64, rate float64) {
 		sumSq += float64(xi * xi)
 		ad := math.Abs(d)
 		absDiff += ad
-		maxStep = max(maxStep, ad)
+		if ad > maxStep { // not max(): ad is neither NaN nor −0
+			maxStep = ad
+		}
 		diffSq += float64(d * d)
 		diff2Sq += float64(dd * dd)
 		tk += float64(prev*prev) - float64(prev2*xi)
-		if (xi >= 0) != (prev >= 0) {
-			crossings++
-		}
-		prev2, prev, dPrev = prev, xi, d
+		si := nonNeg(xi)
+		crossings += si ^ s1
+		prev2, prev, dPrev, s1 = prev, xi, d, si
 	}
 	seconds := float64(n-1) / rate // span of the n-1 sample intervals
 	*tf = timeFeatures{
@@ -89,4 +90,13 @@ func computeTime(tf *timeFeatures, x []float64, rate float64) {
 	if tk > 0 {
 		tf.teager = tk / float64(n-2) * toHz * toHz
 	}
+}
+
+// nonNeg returns 1 if x ≥ 0, else 0.
+func nonNeg(x float64) int {
+	b := 0
+	if x >= 0 {
+		b = 1
+	}
+	return b
 }
