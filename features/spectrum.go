@@ -121,21 +121,21 @@ type spectralFeatures struct {
 	edge  float64           // spectral edge frequency, Hz (0 when total is 0)
 }
 
-// compute fills sf from the mean-removed window x (len n).
-func (s *spectrum) compute(sf *spectralFeatures, x []float64) {
+// input returns the slice (len n) the caller fills with the
+// Hann-windowed, mean-removed samples of a window before compute.
+func (s *spectrum) input() []float64 {
 	if s.fast != nil {
-		in := s.fast.Input()
-		hann := s.hann[:len(x)]
-		for k, v := range x {
-			in[k] = float64(v * hann[k])
-		}
-		clear(in[len(x):]) // the transform ran in place
+		return s.fast.Input()[:s.n]
+	}
+	return s.in[:s.n]
+}
+
+// compute fills sf from the window stored through input.
+func (s *spectrum) compute(sf *spectralFeatures) {
+	if s.fast != nil {
+		clear(s.fast.Input()[s.n:]) // zero padding: the transform runs in place
 		s.fast.transform()
 	} else {
-		in := s.in[:len(x)]
-		for k, v := range x {
-			in[k] = v * s.hann[k]
-		}
 		s.fft.Coefficients(s.coef, s.in)
 	}
 	s.bands(sf)
