@@ -279,16 +279,52 @@ func (k *conditioner) frame(x []float64, ok []bool) {
 			k.prime(c, x[c])
 		}
 	}
-	for i, q := range k.stages {
-		s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
-		for c, v := range x {
-			// float64(·) rounds each product, so no platform fuses a
-			// multiply-add and the output is the same bits everywhere
-			// (cross/golden_test.go).
-			y := float64(q.b0*v) + s1[c]
-			s1[c] = float64(q.b1*v) - float64(q.a1*y) + s2[c]
-			s2[c] = float64(q.b2*v) - float64(q.a2*y)
-			x[c] = y
-		}
+	// Two sections per pass over the channels, so that the first's output
+	// stays in a register for the second.
+	i := 0
+	for ; i+1 < len(k.stages); i += 2 {
+		k.frame2(x, i)
+	}
+	if i < len(k.stages) {
+		k.frame1(x, i)
+	}
+}
+
+// frame1 runs section i over every channel's sample x[c].
+func (k *conditioner) frame1(x []float64, i int) {
+	n := len(k.primed)
+	q := &k.stages[i]
+	b0, b1, b2, a1, a2 := q.b0, q.b1, q.b2, q.a1, q.a2
+	s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
+	s1, s2 = s1[:len(x)], s2[:len(x)] // no bounds checks below
+	for c, v := range x {
+		// float64(·) rounds each product, so no platform fuses a
+		// multiply-add and the output is the same bits everywhere
+		// (cross/golden_test.go).
+		y := float64(b0*v) + s1[c]
+		s1[c] = float64(b1*v) - float64(a1*y) + s2[c]
+		s2[c] = float64(b2*v) - float64(a2*y)
+		x[c] = y
+	}
+}
+
+// frame2 runs sections i and i+1 over every channel's sample x[c]: the
+// same arithmetic as frame1 twice, in one pass.
+func (k *conditioner) frame2(x []float64, i int) {
+	n := len(k.primed)
+	q, r := &k.stages[i], &k.stages[i+1]
+	b0, b1, b2, a1, a2 := q.b0, q.b1, q.b2, q.a1, q.a2
+	c0, c1, c2, d1, d2 := r.b0, r.b1, r.b2, r.a1, r.a2
+	s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
+	t1, t2 := k.s1[(i+1)*n:(i+2)*n], k.s2[(i+1)*n:(i+2)*n]
+	s1, s2, t1, t2 = s1[:len(x)], s2[:len(x)], t1[:len(x)], t2[:len(x)]
+	for c, v := range x {
+		y := float64(b0*v) + s1[c]
+		s1[c] = float64(b1*v) - float64(a1*y) + s2[c]
+		s2[c] = float64(b2*v) - float64(a2*y)
+		z := float64(c0*y) + t1[c]
+		t1[c] = float64(c1*y) - float64(d1*z) + t2[c]
+		t2[c] = float64(c2*y) - float64(d2*z)
+		x[c] = z
 	}
 }
