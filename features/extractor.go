@@ -31,9 +31,12 @@ type Extractor struct {
 	ok      []bool       // per channel: the sample being pushed is valid
 
 	// ring holds Channels rings of n samples, channel-major, each stored
-	// twice over (2n floats: slot h at h and h+n), so that a window is
-	// one contiguous slice, ring[c·2n+head : c·2n+head+n].
+	// twice over (slot h at h and h+n), so that a window is one
+	// contiguous slice, ring[c·stride+head : c·stride+head+n]. The
+	// stride, 2n plus a cache line, keeps a frame's stores (one per
+	// channel) out of a single cache set when 2n is a power of two.
 	ring    []float64
+	stride  int
 	invalid []bool // per ring slot: the frame had a replaced sample
 	nBad    int    // number of true entries in invalid
 	head    int    // ring slot of the next frame
@@ -59,7 +62,8 @@ func New(cfg Config) (*Extractor, error) {
 	e := &Extractor{
 		cfg:     r,
 		n:       r.n,
-		ring:    make([]float64, r.Channels*2*r.n),
+		stride:  2*r.n + 8,
+		ring:    make([]float64, r.Channels*(2*r.n+8)),
 		invalid: make([]bool, r.n),
 		perChan: make([]float64, r.Channels*numFeatures),
 		steps:   make([]float64, r.Channels),
@@ -207,8 +211,8 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	}
 	slot := e.ring[h:]
 	for c, v := range in {
-		slot[2*c*e.n] = v
-		slot[2*c*e.n+e.n] = v
+		slot[c*e.stride] = v
+		slot[c*e.stride+e.n] = v
 	}
 	if e.invalid[h] {
 		e.nBad--
@@ -273,7 +277,7 @@ func (e *Extractor) Vector(dst []float64) []float64 {
 // channel computes every feature of channel c's window into out
 // (numFeatures long, indexed by Feature).
 func (e *Extractor) channel(out []float64, c int) {
-	ring := e.ring[2*c*e.n : 2*(c+1)*e.n]
+	ring := e.ring[c*e.stride : c*e.stride+2*e.n]
 	var sum float64
 	for _, v := range ring[:e.n] { // in slot order, as always: the same bits
 		sum += v
