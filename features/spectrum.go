@@ -167,7 +167,7 @@ func (s *spectrum) bands(sf *spectralFeatures) {
 	if !(total > 0) {
 		return
 	}
-	target := spectralEdgeFraction * total
+	target := float64(spectralEdgeFraction * total) // rounded: not fused into target−cum on arm64
 	var cum float64
 	for i, p := range s.power {
 		if cum+p >= target && p > 0 {
