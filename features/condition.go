@@ -167,6 +167,7 @@ type conditioner struct {
 	stages  []biquad
 	s1, s2  []float64 // stages × channels, stage-major: the sections' state
 	primed  []bool    // per channel: state set from a first sample
+	all     bool      // every channel is primed
 	held    []float64 // per channel: last valid input, fed in place of an invalid one
 	notches []float64 // mains frequencies notched, Hz
 }
@@ -244,7 +245,7 @@ func newConditioner(c Conditioning, fs float64, channels int) (*conditioner, err
 
 // reset forgets every channel's state: the next sample of each primes it
 // again.
-func (k *conditioner) reset() { clear(k.primed) }
+func (k *conditioner) reset() { clear(k.primed); k.all = false }
 
 // prime sets channel c's state to the steady state of a constant input x.
 // For one section in transposed direct form II, a constant input x and
@@ -263,21 +264,31 @@ func (k *conditioner) prime(c int, x float64) {
 
 // frame filters one frame in place, one sample per channel. ok[c] false
 // (the sample was NaN, infinite or absurd) feeds the channel's last valid
-// input instead, so one bad sample cannot poison the filters' state. The
-// loop runs section by section over the channels: the channels are
-// independent, so the processor overlaps their arithmetic.
-func (k *conditioner) frame(x []float64, ok []bool) {
+// input instead, so one bad sample cannot poison the filters' state; bad
+// says whether any ok[c] is false. The loop runs section by section over
+// the channels: the channels are independent, so the processor overlaps
+// their arithmetic.
+func (k *conditioner) frame(x []float64, ok []bool, bad bool) {
 	n := len(k.primed)
 	x, ok = x[:n], ok[:n]
-	for c := range x {
-		if ok[c] {
-			k.held[c] = x[c]
-		} else {
-			x[c] = k.held[c]
+	if bad {
+		for c := range x {
+			if ok[c] {
+				k.held[c] = x[c]
+			} else {
+				x[c] = k.held[c]
+			}
 		}
-		if !k.primed[c] {
-			k.prime(c, x[c])
+	} else {
+		copy(k.held, x)
+	}
+	if !k.all {
+		for c := range x {
+			if !k.primed[c] {
+				k.prime(c, x[c])
+			}
 		}
+		k.all = true
 	}
 	// Two sections per pass over the channels, so that the first's output
 	// stays in a register for the second.

@@ -207,7 +207,7 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 		in[c] = v
 	}
 	if e.cond != nil {
-		e.cond.frame(in, ok)
+		e.cond.frame(in, ok, bad)
 	}
 	slot := e.ring[h:]
 	for c, v := range in {
