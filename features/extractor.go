@@ -200,7 +200,7 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	bad := false
 	in, ok := e.in, e.ok
 	for c, v := range samples {
-		ok[c] = v >= -MaxSample && v <= MaxSample
+		ok[c] = math.Abs(v) <= MaxSample // false for NaN and ±Inf too
 		if !ok[c] {
 			v, bad = 0, true
 		}
@@ -209,10 +209,11 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	if e.cond != nil {
 		e.cond.frame(in, ok, bad)
 	}
-	slot := e.ring[h:]
+	n, stride, ring := e.n, e.stride, e.ring
 	for c, v := range in {
-		slot[c*e.stride] = v
-		slot[c*e.stride+e.n] = v
+		i := c*stride + h
+		ring[i] = v
+		ring[i+n] = v
 	}
 	if e.invalid[h] {
 		e.nBad--
