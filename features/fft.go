@@ -180,22 +180,36 @@ func radix4Last(z []float64) {
 // power writes |X[k]|²·scale into dst[k−lo] for k in [lo, lo+len(dst)),
 // 0 ≤ lo, lo+len(dst) ≤ N/2+1, after transform.
 func (f *realFFT) power(dst []float64, lo int, scale float64) {
+	z, m := f.z, f.m
+	from, to := lo, lo+len(dst) // the bins left to untangle
+	// The ends, Z[0] = Σ even + i·Σ odd: X[0] = even + odd, X[N/2] =
+	// even − odd.
+	if from == 0 {
+		x := z[0] + z[1]
+		dst[0] = float64(x*x) * scale
+		from++
+	}
+	if to == m+1 {
+		x := z[0] - z[1]
+		dst[len(dst)-1] = float64(x*x) * scale
+		to--
+	}
+	if from < to {
+		f.untangle(dst[from-lo:to-lo], from, scale)
+	}
+}
+
+// untangle writes |X[k]|²·scale into dst[k−lo] for k in [lo,
+// lo+len(dst)), 0 < lo, lo+len(dst) ≤ N/2.
+func (f *realFFT) untangle(dst []float64, lo int, scale float64) {
 	z, rev, m := f.z, f.rev, f.m
-	half := f.half[:2*(m+1)]
+	rev = rev[:m]
+	half := f.half[2*lo : 2*(lo+len(dst))]
 	// 2X is untangled below (the halvings dropped: powers of two scale
 	// exactly, so the result has the same bits), hence scale/4.
 	s4 := scale / 4
 	for i := range dst {
 		k := lo + i
-		if k == 0 || k == m {
-			// Z[0] = Σ even + i·Σ odd: X[0] = even + odd, X[N/2] = even − odd.
-			x := z[0] + z[1]
-			if k == m {
-				x = z[0] - z[1]
-			}
-			dst[i] = float64(x*x) * scale
-			continue
-		}
 		p, q := 2*int(rev[k]), 2*int(rev[m-k])
 		zk, zq := z[p:p+2:p+2], z[q:q+2:q+2] // Z[k], Z[m−k]
 		zr, zi, yr, yi := zk[0], zk[1], zq[0], zq[1]
@@ -204,7 +218,7 @@ func (f *realFFT) power(dst []float64, lo int, scale float64) {
 		// i·w·D with w = e^{−2πik/N}; er … di are 2E and 2D.
 		er, ei := zr+yr, zi-yi
 		dr, di := zr-yr, zi+yi
-		w := half[2*k : 2*k+2 : 2*k+2]
+		w := half[2*i : 2*i+2 : 2*i+2]
 		c, s := w[0], w[1]
 		// w·D = (c·dr − s·di) + i(c·di + s·dr); −i·(a + ib) = b − ia.
 		wr := float64(c*dr) - float64(s*di)
