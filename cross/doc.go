@@ -26,17 +26,15 @@
 // internal/detmath (acquire/edf's conformance test caught the scaling on
 // arm64: 19.117647058823522 instead of 19.117647058823536); with that, the samples, the time-domain features and
 // every model trained on them are bit-identical on amd64, arm64 and armv7.
-// The spectral features are not: the Hann window goes through the
-// standard library's math.Cos and the spectrum through gonum's FFT
-// (dsp/fourier, fftpack's radf2/radf4 and its twiddle factors), both
-// compiled with fusion on arm64; the test measured different bits for both
-// on arm64 and under GOAMD64=v3 with identical inputs. Those are
-// dependencies, so they are left alone: on such platforms the test checks
-// the spectral features to a relative 1e-9 and says that the models
-// trained on them were not compared. Checkpoints stay portable (their
-// encoding is exact), but the same recording replayed on amd64 and arm64
-// gives spectral features a few ulps apart, hence scores, and through
-// learning models, that can differ in their last bits.
+// The spectral features are too, since the FFT is ictal's own
+// (features/fft.go: products rounded on their own, twiddles and the Hann
+// window from detmath's series); before, math.Cos and gonum's FFT, both
+// compiled with fusion on arm64, gave them a few ulps apart and the test
+// compared them to 1e-9 only. It now compares every feature and every
+// model bit for bit on every platform. Windows whose length is not a
+// power of two (2 s at 173.61 Hz: 347 samples, padded to 360) still go
+// through gonum's mixed-radix FFT and are not bit-identical across
+// platforms; the golden stream (256 Hz) does not exercise them.
 //
 // # Emulated tests
 //

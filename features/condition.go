@@ -167,6 +167,7 @@ type conditioner struct {
 	stages  []biquad
 	s1, s2  []float64 // stages × channels, stage-major: the sections' state
 	primed  []bool    // per channel: state set from a first sample
+	all     bool      // every channel is primed
 	held    []float64 // per channel: last valid input, fed in place of an invalid one
 	notches []float64 // mains frequencies notched, Hz
 }
@@ -244,7 +245,7 @@ func newConditioner(c Conditioning, fs float64, channels int) (*conditioner, err
 
 // reset forgets every channel's state: the next sample of each primes it
 // again.
-func (k *conditioner) reset() { clear(k.primed) }
+func (k *conditioner) reset() { clear(k.primed); k.all = false }
 
 // prime sets channel c's state to the steady state of a constant input x.
 // For one section in transposed direct form II, a constant input x and
@@ -263,32 +264,78 @@ func (k *conditioner) prime(c int, x float64) {
 
 // frame filters one frame in place, one sample per channel. ok[c] false
 // (the sample was NaN, infinite or absurd) feeds the channel's last valid
-// input instead, so one bad sample cannot poison the filters' state. The
-// loop runs section by section over the channels: the channels are
-// independent, so the processor overlaps their arithmetic.
-func (k *conditioner) frame(x []float64, ok []bool) {
+// input instead, so one bad sample cannot poison the filters' state; bad
+// says whether any ok[c] is false. The loop runs section by section over
+// the channels: the channels are independent, so the processor overlaps
+// their arithmetic.
+func (k *conditioner) frame(x []float64, ok []bool, bad bool) {
 	n := len(k.primed)
 	x, ok = x[:n], ok[:n]
-	for c := range x {
-		if ok[c] {
-			k.held[c] = x[c]
-		} else {
-			x[c] = k.held[c]
+	if bad {
+		for c := range x {
+			if ok[c] {
+				k.held[c] = x[c]
+			} else {
+				x[c] = k.held[c]
+			}
 		}
-		if !k.primed[c] {
-			k.prime(c, x[c])
-		}
+	} else {
+		copy(k.held, x)
 	}
-	for i, q := range k.stages {
-		s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
-		for c, v := range x {
-			// float64(·) rounds each product, so no platform fuses a
-			// multiply-add and the output is the same bits everywhere
-			// (cross/golden_test.go).
-			y := float64(q.b0*v) + s1[c]
-			s1[c] = float64(q.b1*v) - float64(q.a1*y) + s2[c]
-			s2[c] = float64(q.b2*v) - float64(q.a2*y)
-			x[c] = y
+	if !k.all {
+		for c := range x {
+			if !k.primed[c] {
+				k.prime(c, x[c])
+			}
 		}
+		k.all = true
+	}
+	// Two sections per pass over the channels, so that the first's output
+	// stays in a register for the second.
+	i := 0
+	for ; i+1 < len(k.stages); i += 2 {
+		k.frame2(x, i)
+	}
+	if i < len(k.stages) {
+		k.frame1(x, i)
+	}
+}
+
+// frame1 runs section i over every channel's sample x[c].
+func (k *conditioner) frame1(x []float64, i int) {
+	n := len(k.primed)
+	q := &k.stages[i]
+	b0, b1, b2, a1, a2 := q.b0, q.b1, q.b2, q.a1, q.a2
+	s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
+	s1, s2 = s1[:len(x)], s2[:len(x)] // no bounds checks below
+	for c, v := range x {
+		// float64(·) rounds each product, so no platform fuses a
+		// multiply-add and the output is the same bits everywhere
+		// (cross/golden_test.go).
+		y := float64(b0*v) + s1[c]
+		s1[c] = float64(b1*v) - float64(a1*y) + s2[c]
+		s2[c] = float64(b2*v) - float64(a2*y)
+		x[c] = y
+	}
+}
+
+// frame2 runs sections i and i+1 over every channel's sample x[c]: the
+// same arithmetic as frame1 twice, in one pass.
+func (k *conditioner) frame2(x []float64, i int) {
+	n := len(k.primed)
+	q, r := &k.stages[i], &k.stages[i+1]
+	b0, b1, b2, a1, a2 := q.b0, q.b1, q.b2, q.a1, q.a2
+	c0, c1, c2, d1, d2 := r.b0, r.b1, r.b2, r.a1, r.a2
+	s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
+	t1, t2 := k.s1[(i+1)*n:(i+2)*n], k.s2[(i+1)*n:(i+2)*n]
+	s1, s2, t1, t2 = s1[:len(x)], s2[:len(x)], t1[:len(x)], t2[:len(x)]
+	for c, v := range x {
+		y := float64(b0*v) + s1[c]
+		s1[c] = float64(b1*v) - float64(a1*y) + s2[c]
+		s2[c] = float64(b2*v) - float64(a2*y)
+		z := float64(c0*y) + t1[c]
+		t1[c] = float64(c1*y) - float64(d1*z) + t2[c]
+		t2[c] = float64(c2*y) - float64(d2*z)
+		x[c] = z
 	}
 }

@@ -247,7 +247,7 @@ func TestConditioningAllocatesNothing(t *testing.T) {
 // filter1 passes one sample through a one-channel conditioner.
 func filter1(k *conditioner, v float64) float64 {
 	x, ok := []float64{v}, []bool{true}
-	k.frame(x, ok)
+	k.frame(x, ok, false)
 	return x[0]
 }
 
@@ -266,7 +266,7 @@ func BenchmarkCondition(b *testing.B) {
 		for c := range x {
 			x[c] += float64((i + c) & 1023)
 		}
-		k.frame(x, ok)
+		k.frame(x, ok, false)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/channels, "ns/sample")
 	b.ReportMetric(float64(len(k.stages)), "sections")

@@ -73,8 +73,11 @@
 // The mean-removed window is multiplied by a periodic Hann window
 // w[k] = ½ − ½cos(2πk/n), zero-padded to N, the smallest length ≥ n whose
 // prime factors are 2, 3 and 5 (N = n for the usual 2^k windows; 360 for
-// the 347 samples of 2 s at 173.61 Hz), and transformed with a real FFT
-// (gonum's dsp/fourier). The one-sided power spectral density at bin m,
+// the 347 samples of 2 s at 173.61 Hz), and transformed with a real FFT:
+// for N a power of two, ictal's own (fft.go: a radix-4 complex FFT of
+// N/2 points, untangled only for the bins the bands use; every product
+// rounded on its own, so the same bits on every platform), otherwise
+// gonum's dsp/fourier. The one-sided power spectral density at bin m,
 // frequency m·fs/N, is
 //
 //	S[m] = 2 |X[m]|² / (fs · Σw²)   µV²/Hz,

@@ -30,16 +30,23 @@ type Extractor struct {
 	in      []float64    // the frame being pushed, conditioned in place
 	ok      []bool       // per channel: the sample being pushed is valid
 
-	ring    []float64 // Channels rings of n samples, channel-major
-	invalid []bool    // per ring slot: the frame had a replaced sample
-	nBad    int       // number of true entries in invalid
-	head    int       // ring slot of the next frame
-	count   int64     // frames pushed since New or Reset
-	windows int64     // windows completed since New or Reset
-	nextEnd int64     // value of count at which the next window completes
+	// ring holds Channels rings of n samples, channel-major, each stored
+	// twice over (slot h at h and h+n), so that a window is one
+	// contiguous slice, ring[c·stride+head : c·stride+head+n]. The
+	// stride, 2n plus a cache line, keeps a frame's stores (one per
+	// channel) out of a single cache set when 2n is a power of two.
+	ring    []float64
+	stride  int
+	invalid []bool // per ring slot: the frame had a replaced sample
+	nBad    int    // number of true entries in invalid
+	head    int    // ring slot of the next frame
+	count   int64  // frames pushed since New or Reset
+	windows int64  // windows completed since New or Reset
+	nextEnd int64  // value of count at which the next window completes
 
-	x       []float64 // one channel's window, oldest first, mean removed
-	spec    *spectrum
+	spec    *spectrum // nil when no feature needs it
+	hann    []float64 // the spectrum's window, or 1s
+	x       []float64 // windowed, mean-removed samples: the spectrum's input or scratch
 	perChan []float64 // Channels × numFeatures, every feature of every channel
 	steps   []float64 // Channels: the largest sample-to-sample change in the window
 	scratch []float64 // Channels values, for medians
@@ -55,9 +62,9 @@ func New(cfg Config) (*Extractor, error) {
 	e := &Extractor{
 		cfg:     r,
 		n:       r.n,
-		ring:    make([]float64, r.Channels*r.n),
+		stride:  2*r.n + 8,
+		ring:    make([]float64, r.Channels*(2*r.n+8)),
 		invalid: make([]bool, r.n),
-		x:       make([]float64, r.n),
 		perChan: make([]float64, r.Channels*numFeatures),
 		steps:   make([]float64, r.Channels),
 		scratch: make([]float64, r.Channels),
@@ -74,6 +81,12 @@ func New(cfg Config) (*Extractor, error) {
 	if e.needFFT {
 		if e.spec, err = newSpectrum(r.n, r.Rate); err != nil {
 			return nil, fmt.Errorf("%w (Window %v, Rate %g Hz)", err, r.Window, r.Rate)
+		}
+		e.hann, e.x = e.spec.hann, e.spec.input()
+	} else {
+		e.hann, e.x = make([]float64, r.n), make([]float64, r.n)
+		for k := range e.hann {
+			e.hann[k] = 1
 		}
 	}
 	e.names = make([]string, 0, r.Channels*len(r.Features)+numSummaries)
@@ -187,18 +200,20 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	bad := false
 	in, ok := e.in, e.ok
 	for c, v := range samples {
-		ok[c] = v >= -MaxSample && v <= MaxSample
+		ok[c] = math.Abs(v) <= MaxSample // false for NaN and ±Inf too
 		if !ok[c] {
 			v, bad = 0, true
 		}
 		in[c] = v
 	}
 	if e.cond != nil {
-		e.cond.frame(in, ok)
+		e.cond.frame(in, ok, bad)
 	}
-	slot := e.ring[h:]
+	n, stride, ring := e.n, e.stride, e.ring
 	for c, v := range in {
-		slot[c*e.n] = v
+		i := c*stride + h
+		ring[i] = v
+		ring[i+n] = v
 	}
 	if e.invalid[h] {
 		e.nBad--
@@ -263,25 +278,15 @@ func (e *Extractor) Vector(dst []float64) []float64 {
 // channel computes every feature of channel c's window into out
 // (numFeatures long, indexed by Feature).
 func (e *Extractor) channel(out []float64, c int) {
-	ring := e.ring[c*e.n : (c+1)*e.n]
+	ring := e.ring[c*e.stride : c*e.stride+2*e.n]
 	var sum float64
-	for _, v := range ring {
+	for _, v := range ring[:e.n] { // in slot order, as always: the same bits
 		sum += v
 	}
 	mean := sum / float64(e.n)
-	// Unroll the ring oldest first, removing the mean.
-	x := e.x
-	old := ring[e.head:]
-	for k, v := range old {
-		x[k] = v - mean
-	}
-	rest := x[len(old):]
-	for k, v := range ring[:e.head] {
-		rest[k] = v - mean
-	}
 
 	var tf timeFeatures
-	computeTime(&tf, x, e.cfg.Rate)
+	computeTime(&tf, ring[e.head:e.head+e.n], mean, e.cfg.Rate, e.hann, e.x)
 	e.steps[c] = tf.maxStep
 	// detmath.Log, not math.Log: the same bits on every architecture
 	// (math.Log is assembly on amd64 and fusable Go on arm64).
@@ -294,7 +299,7 @@ func (e *Extractor) channel(out []float64, c int) {
 
 	var sf spectralFeatures
 	if e.needFFT {
-		e.spec.compute(&sf, x)
+		e.spec.compute(&sf)
 	}
 	for b := 0; b < numBands; b++ {
 		out[DeltaPower+Feature(b)] = detmath.Log(sf.band[b] + PowerFloor)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ictal/ictal/internal/detmath"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -27,10 +28,13 @@ type spectrum struct {
 	n, nfft int
 	binHz   float64 // frequency step between bins, Hz
 	hann    []float64
-	in      []float64    // Hann-windowed samples, zero-padded to nfft
-	coef    []complex128 // nfft/2 + 1 coefficients
-	power   []float64    // power of bins edge[0] … edge[numBands]-1, µV²
-	fft     *fourier.FFT
+	power   []float64 // power of bins edge[0] … edge[numBands]-1, µV²
+	// fast transforms when nfft is a power of two (the usual case);
+	// otherwise gonum's mixed-radix FFT does, through in and coef.
+	fast *realFFT
+	in   []float64    // Hann-windowed samples, zero-padded to nfft
+	coef []complex128 // nfft/2 + 1 coefficients
+	fft  *fourier.FFT
 	// edge[b] is the first bin of band b; edge[numBands] is one past the
 	// last bin of γ. Bins are assigned to bands by their centre frequency.
 	edge [numBands + 1]int
@@ -49,14 +53,22 @@ func newSpectrum(n int, rate float64) (*spectrum, error) {
 		nfft:  nfft,
 		binHz: rate / float64(nfft),
 		hann:  make([]float64, n),
-		in:    make([]float64, nfft),
-		coef:  make([]complex128, nfft/2+1),
-		fft:   fourier.NewFFT(nfft),
+	}
+	if isPow2(nfft) && nfft >= 8 {
+		s.fast = newRealFFT(nfft)
+	} else {
+		s.in = make([]float64, nfft)
+		s.coef = make([]complex128, nfft/2+1)
+		s.fft = fourier.NewFFT(nfft)
 	}
 	var energy float64
 	for k := range s.hann {
-		// Periodic Hann window: DFT-even, Σ w² = 3n/8.
-		w := 0.5 - float64(0.5*math.Cos(float64(2*math.Pi*float64(k))/float64(n)))
+		// Periodic Hann window: DFT-even, Σ w² = 3n/8. The cosine is
+		// detmath's, the same bits on every platform: w[k] = w[n−k], so
+		// the angle is taken in [0, π].
+		j := min(k, n-k)
+		_, c := detmath.SinCos(float64(2*math.Pi*float64(j)) / float64(n))
+		w := 0.5 - float64(0.5*c)
 		s.hann[k] = w
 		energy += float64(w * w)
 	}
@@ -68,8 +80,8 @@ func newSpectrum(n int, rate float64) (*spectrum, error) {
 			f = top
 		}
 		s.edge[b] = int(math.Ceil(f / s.binHz))
-		if s.edge[b] > len(s.coef) {
-			s.edge[b] = len(s.coef)
+		if s.edge[b] > nfft/2+1 {
+			s.edge[b] = nfft/2 + 1
 		}
 	}
 	for b := 0; b < numBands; b++ {
@@ -109,22 +121,42 @@ type spectralFeatures struct {
 	edge  float64           // spectral edge frequency, Hz (0 when total is 0)
 }
 
-// compute fills sf from the mean-removed window x (len n).
-func (s *spectrum) compute(sf *spectralFeatures, x []float64) {
-	in := s.in[:len(x)]
-	for k, v := range x {
-		in[k] = v * s.hann[k]
+// input returns the slice (len n) the caller fills with the
+// Hann-windowed, mean-removed samples of a window before compute.
+func (s *spectrum) input() []float64 {
+	if s.fast != nil {
+		return s.fast.Input()[:s.n]
 	}
-	coef := s.fft.Coefficients(s.coef, s.in)
+	return s.in[:s.n]
+}
+
+// compute fills sf from the window stored through input.
+func (s *spectrum) compute(sf *spectralFeatures) {
+	if s.fast != nil {
+		clear(s.fast.Input()[s.n:]) // zero padding: the transform runs in place
+		s.fast.transform()
+	} else {
+		s.fft.Coefficients(s.coef, s.in)
+	}
+	s.bands(sf)
+}
+
+// bands fills sf from the transform just computed.
+func (s *spectrum) bands(sf *spectralFeatures) {
 	lo := s.edge[0]
+	if s.fast != nil {
+		s.fast.power(s.power, lo, s.scale)
+	} else {
+		for m := lo; m < s.edge[numBands]; m++ {
+			c := s.coef[m]
+			// Products rounded on their own: no multiply-add on arm64.
+			s.power[m-lo] = (float64(real(c)*real(c)) + float64(imag(c)*imag(c))) * s.scale
+		}
+	}
 	var total float64
 	for b := 0; b < numBands; b++ {
 		var sum float64
-		for m := s.edge[b]; m < s.edge[b+1]; m++ {
-			c := coef[m]
-			// Products rounded on their own: no multiply-add on arm64.
-			p := (float64(real(c)*real(c)) + float64(imag(c)*imag(c))) * s.scale
-			s.power[m-lo] = p
+		for _, p := range s.power[s.edge[b]-lo : s.edge[b+1]-lo] {
 			sum += p
 		}
 		sf.band[b] = sum
@@ -135,7 +167,7 @@ func (s *spectrum) compute(sf *spectralFeatures, x []float64) {
 	if !(total > 0) {
 		return
 	}
-	target := spectralEdgeFraction * total
+	target := float64(spectralEdgeFraction * total) // rounded: not fused into target−cum on arm64
 	var cum float64
 	for i, p := range s.power {
 		if cum+p >= target && p > 0 {

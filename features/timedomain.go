@@ -33,38 +33,45 @@ type timeFeatures struct {
 	flat       bool
 }
 
-// computeTime fills tf from the mean-removed window x (len ≥ 4) sampled at
-// rate Hz, in one pass. Every product is rounded on its own (float64(…))
-// so that the compiler cannot fuse it into a multiply-add on arm64: the
-// features have the same bits on every architecture (cross/golden_test.go).
-func computeTime(tf *timeFeatures, x []float64, rate float64) {
-	n := len(x)
-	x0, x1 := x[0], x[1]
+// computeTime fills tf from the window w (len n ≥ 4, oldest first)
+// sampled at rate Hz, less its mean, in one pass that also writes the
+// mean-removed samples times hann into out (the spectrum's input; both len
+// n). Every product is rounded on its own (float64(…)) so that the
+// compiler cannot fuse it into a multiply-add on arm64: the features have
+// the same bits on every architecture (cross/golden_test.go).
+func computeTime(tf *timeFeatures, w []float64, mean, rate float64, hann, out []float64) {
+	n := len(w)
+	hann, out = hann[:n], out[:n]
+	x0, x1 := w[0]-mean, w[1]-mean
+	out[0], out[1] = float64(x0*hann[0]), float64(x1*hann[1])
 	d := x1 - x0
 	sumSq := float64(x0*x0) + float64(x1*x1)
 	absDiff := math.Abs(d)
 	maxStep := absDiff
 	diffSq := d * d
 	var diff2Sq, tk float64
-	crossings := 0
-	if (x1 >= 0) != (x0 >= 0) {
-		crossings++
-	}
+	// Zero crossings counted without a branch: sign(x) as 0 or 1
+	// (nonNeg), a crossing where consecutive ones differ.
+	s1 := nonNeg(x1)
+	crossings := s1 ^ nonNeg(x0)
 	prev2, prev, dPrev := x0, x1, d
-	for _, xi := range x[2:] {
+	for i := 2; i < len(w); i++ {
+		xi := w[i] - mean
+		out[i] = float64(xi * hann[i])
 		d := xi - prev
 		dd := d - dPrev
 		sumSq += float64(xi * xi)
 		ad := math.Abs(d)
 		absDiff += ad
-		maxStep = max(maxStep, ad)
+		if ad > maxStep { // not max(): ad is neither NaN nor −0
+			maxStep = ad
+		}
 		diffSq += float64(d * d)
 		diff2Sq += float64(dd * dd)
 		tk += float64(prev*prev) - float64(prev2*xi)
-		if (xi >= 0) != (prev >= 0) {
-			crossings++
-		}
-		prev2, prev, dPrev = prev, xi, d
+		si := nonNeg(xi)
+		crossings += si ^ s1
+		prev2, prev, dPrev, s1 = prev, xi, d, si
 	}
 	seconds := float64(n-1) / rate // span of the n-1 sample intervals
 	*tf = timeFeatures{
@@ -89,4 +96,13 @@ func computeTime(tf *timeFeatures, x []float64, rate float64) {
 	if tk > 0 {
 		tf.teager = tk / float64(n-2) * toHz * toHz
 	}
+}
+
+// nonNeg returns 1 if x ≥ 0, else 0.
+func nonNeg(x float64) int {
+	b := 0
+	if x >= 0 {
+		b = 1
+	}
+	return b
 }

@@ -236,8 +236,12 @@ func (p *Replay) ReadFrame(f *acquire.Frame) error {
 	dur := p.r.Header().RecordDuration
 	f.Seq = p.nextSeq
 	f.Time = p.onsets[p.recIdx] - p.first + time.Duration(int64(p.k)*int64(dur)/int64(p.spr))
+	// Locals, so the loop keeps them in registers (a store to f.Samples
+	// could otherwise alias p's fields).
+	k, rec := p.k, p.rec.Samples
+	out, scale := f.Samples[:len(p.sigs)], p.scale[:len(p.sigs)]
 	for c, i := range p.sigs {
-		f.Samples[c] = p.rec.Samples[i][p.k] * p.scale[c]
+		out[c] = rec[i][k] * scale[c]
 	}
 	p.k++
 	p.nextSeq++

@@ -15,11 +15,18 @@ import (
 	"github.com/ictal/ictal/features"
 )
 
-// writeRecording writes a simulated recording to an EDF+ file.
+// writeRecording writes a simulated recording at the simulator's default
+// rate (256 Hz) to an EDF+ file.
 func writeRecording(tb testing.TB, path string, channels int, d time.Duration, seizures int, seed uint64) {
 	tb.Helper()
+	writeRecordingAt(tb, path, channels, synth.DefaultRate, d, seizures, seed)
+}
+
+// writeRecordingAt writes a simulated recording at rate Hz to an EDF+ file.
+func writeRecordingAt(tb testing.TB, path string, channels, rate int, d time.Duration, seizures int, seed uint64) {
+	tb.Helper()
 	cfg := synth.DefaultConfig()
-	cfg.Channels, cfg.Duration, cfg.Seizures, cfg.Seed = channels, d, seizures, seed
+	cfg.Channels, cfg.Rate, cfg.Duration, cfg.Seizures, cfg.Seed = channels, rate, d, seizures, seed
 	pat, err := synth.New(cfg)
 	if err != nil {
 		tb.Fatal(err)
@@ -78,11 +85,22 @@ func BenchmarkReplayHour(b *testing.B) {
 	} {
 		fcfg := defaultFeatures
 		fcfg.Conditioning.Off = v.condOff
-		b.Run(v.name, func(b *testing.B) { benchmarkReplay(b, path, fcfg, artifact.Config{Off: v.artifOff}) })
+		b.Run(v.name, func(b *testing.B) { benchmarkReplay(b, path, time.Hour, fcfg, artifact.Config{Off: v.artifOff}) })
 	}
 }
 
-func benchmarkReplay(b *testing.B, path string, fcfg features.Config, acfg artifact.Config) {
+// BenchmarkReplayWide is BenchmarkReplayHour's default signal path
+// (conditioning and artifact gating on) for a high-density montage, 64
+// channels at 512 Hz, over 10 minutes: the cost should grow with channels
+// × rate and no faster.
+func BenchmarkReplayWide(b *testing.B) {
+	const d = 10 * time.Minute
+	path := filepath.Join(b.TempDir(), "wide.edf")
+	writeRecordingAt(b, path, 64, 512, d, 1, 7)
+	benchmarkReplay(b, path, d, defaultFeatures, artifact.Config{})
+}
+
+func benchmarkReplay(b *testing.B, path string, length time.Duration, fcfg features.Config, acfg artifact.Config) {
 	var rtf, allocsPerFrame float64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -106,7 +124,7 @@ func benchmarkReplay(b *testing.B, path string, fcfg features.Config, acfg artif
 		runtime.ReadMemStats(&m1)
 		src.Close()
 		st := p.Stats()
-		rtf = float64(time.Hour) / float64(el)
+		rtf = float64(length) / float64(el)
 		allocsPerFrame = float64(m1.Mallocs-m0.Mallocs) / float64(st.Frames)
 		b.StartTimer()
 	}

@@ -53,10 +53,19 @@ func (q *quality) update(f *acquire.Frame) {
 		q.any = true
 		return
 	}
+	ref, moved := q.ref, q.moved
+	ref, moved = ref[:len(f.Samples)], moved[:len(f.Samples)]
 	for c, v := range f.Samples {
-		if d := v - q.ref[c]; d > q.flat || d < -q.flat {
-			q.ref[c], q.moved[c] = v, i
+		// Without a branch (conditional moves on the bits): whether EEG
+		// leaves ref by more than flat is a coin toss the processor would
+		// mispredict. A NaN moves nothing, as before.
+		var mask uint64
+		if math.Abs(v-ref[c]) > q.flat {
+			mask = ^uint64(0)
 		}
+		r := math.Float64bits(ref[c])
+		ref[c] = math.Float64frombits(r ^ (r^math.Float64bits(v))&mask)
+		moved[c] ^= (moved[c] ^ i) & int64(mask)
 	}
 }
 
