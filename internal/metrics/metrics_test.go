@@ -223,35 +223,35 @@ func TestMetricNamesFollowConventions(t *testing.T) {
 // them, and blocks in between: a stalled amplifier.
 type stepSource struct {
 	*synth.Patient
-	tokens  chan struct{}
-	waiting chan struct{} // receives when ReadFrame blocks for want of a token
+	grant   chan int      // frames release lets through
+	waiting chan struct{} // receives when ReadFrame blocks, every frame granted read
 	ctx     context.Context
+	left    int // frames granted and not yet read (the reader's own)
 }
 
 func (s *stepSource) ReadFrame(f *acquire.Frame) error {
-	select {
-	case <-s.tokens:
-	default:
+	for s.left == 0 {
 		select {
 		case s.waiting <- struct{}{}:
 		case <-s.ctx.Done():
 			return io.EOF
 		}
 		select {
-		case <-s.tokens:
+		case n := <-s.grant:
+			s.left += n
 		case <-s.ctx.Done():
 			return io.EOF
 		}
 	}
+	s.left--
 	return s.Patient.ReadFrame(f)
 }
 
 // release lets n more frames through and waits until the pipeline has
-// processed them and blocks again.
+// processed them all and asks for the next: a grant is one message, so
+// the reader cannot find it half given and report itself blocked early.
 func (s *stepSource) release(n int) {
-	for range n {
-		s.tokens <- struct{}{}
-	}
+	s.grant <- n
 	<-s.waiting
 }
 
@@ -266,7 +266,7 @@ func TestScrapeRunningPipelineAndStall(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	src := &stepSource{Patient: patient, tokens: make(chan struct{}, 1<<14), waiting: make(chan struct{}), ctx: ctx}
+	src := &stepSource{Patient: patient, grant: make(chan int), waiting: make(chan struct{}), ctx: ctx}
 	clock := newClock()
 	m := newAt(Options{StallAfter: 30 * time.Second}, clock.now)
 	fcfg := features.Config{}
