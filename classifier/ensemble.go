@@ -56,6 +56,14 @@ type ensemble struct {
 	memoVersion []uint64
 	memoValid   bool
 	memoHit     bool // set by Learn: x equals memoX
+
+	// Boosting vote weights α_m (voteWeight), computed by Score when it
+	// needs them and kept until the next Learn changes the members' sums:
+	// at most once per Learn, however many windows are scored in between.
+	alpha   []float64
+	alphaOK bool
+	// alphaRuns counts the computations of every α_m (for tests).
+	alphaRuns uint64
 }
 
 // newEnsemble builds an ensemble whose members come from mk. Member m
@@ -69,6 +77,7 @@ func newEnsemble(cfg Config, a algo, ns bool, mk func(m int) learner) *ensemble 
 	e.memoX = make([]float64, cfg.Features)
 	e.memoPred = make([]bool, cfg.Members)
 	e.memoVersion = make([]uint64, cfg.Members)
+	e.alpha = make([]float64, cfg.Members)
 	for m := range e.members {
 		e.members[m].h = mk(m)
 		e.members[m].rng = newStream(cfg.Seed, uint64(m)+1)
@@ -121,6 +130,7 @@ func (e *ensemble) Learn(x []float64, positive bool) error {
 		e.learnSMOTEBoost(x, positive)
 	}
 	e.memoHit = false
+	e.alphaOK = false
 	return nil
 }
 
@@ -215,6 +225,10 @@ func (e *ensemble) voteWeight(mb *member) float64 {
 // Σ α_m h_m(x) / Σ α_m over the members with α_m > 0. While no member has a
 // positive weight (at the very start of a stream) a boosting ensemble
 // falls back to the unweighted vote.
+//
+// When the members agree the score is 0 or 1 whatever the weights (the
+// weighted sums over all members and over those voting positive are then
+// the same sum), and Score does not compute them.
 func (e *ensemble) Score(x []float64) (float64, error) {
 	if err := checkInput(x, e.cfg.Features); err != nil {
 		return 0, err
@@ -230,14 +244,32 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 	}
 	copy(e.memoX, x)
 	e.memoValid = true
-	var sum, plain float64
+	npos := 0
 	for m := range e.members {
 		mb := &e.members[m]
 		p := mb.h.predict(x)
 		e.memoPred[m], e.memoVersion[m] = p, mb.version
-		a := e.voteWeight(mb)
-		sum += a
 		if p {
+			npos++
+		}
+	}
+	switch npos {
+	case 0:
+		return 0, nil
+	case len(e.members):
+		return 1, nil
+	}
+	if !e.alphaOK {
+		for m := range e.members {
+			e.alpha[m] = e.voteWeight(&e.members[m])
+		}
+		e.alphaOK = true
+		e.alphaRuns++
+	}
+	var sum, plain float64
+	for m, a := range e.alpha {
+		sum += a
+		if e.memoPred[m] {
 			votes += a
 			plain++
 		}

@@ -423,3 +423,42 @@ func TestScoreMemoChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreVoteWeightsOncePerLearn checks that the boosting vote weights
+// are computed at most once between two Learns, however many times the
+// model is scored, and not at all while the members agree.
+func TestScoreVoteWeightsOncePerLearn(t *testing.T) {
+	for _, alg := range []string{"AC2", "CSB2", "RUS1", "SBO3", "OzaBoost"} {
+		m, err := New(Config{Algorithm: alg, Learner: "nb", Features: 4, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := m.(*ensemble)
+		s := newTestStream(2, 4, 0.3, 1)
+		x := make([]float64, 4)
+		for i := 0; i < 300; i++ {
+			y := s.next(x)
+			before := e.alphaRuns
+			var mixed bool
+			for range 3 {
+				if _, err := m.Score(x); err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for _, p := range e.memoPred {
+					if p {
+						n++
+					}
+				}
+				mixed = mixed || (n > 0 && n < len(e.memoPred))
+			}
+			runs := e.alphaRuns - before
+			if runs > 1 || (runs == 1) != mixed {
+				t.Fatalf("%s example %d: vote weights computed %d times over 3 Scores (members split: %v), want once exactly when split", alg, i, runs, mixed)
+			}
+			if err := m.Learn(x, y); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
