@@ -75,7 +75,9 @@ const (
 //
 // Predict costs one pass over the features: per class ½/u_j and their
 // product (as mantissa and exponent, see logProd) are cached and
-// recomputed only for the class whose statistics changed; the constant
+// recomputed only for the class whose statistics changed, from the
+// second moments μ_cj² + v_cj and their maximum that learn computes in its
+// own pass over the class (one pass of divisions is left); the constant
 // log W+ − log W− − ½Σ log u+j + ½Σ log u−j then takes one detmath.Log.
 // Products feeding sums are rounded explicitly (see cholesky.go), so the
 // state and the log-odds are the same bits on every architecture. An nb is
@@ -94,6 +96,11 @@ type nb struct {
 	pe    [2]int64
 	px    [2]float64
 	dirty [2]bool // the class's caches are stale
+	// When sready[c], half[c] holds not ½/u_cj but the second moments
+	// μ_cj² + v_cj, and m2max[c] their maximum: learn computes them in its
+	// pass over the class, and refresh turns them into ½/u_cj in one pass.
+	sready [2]bool
+	m2max  [2]float64
 
 	c0   float64 // cache: constant()
 	c0ok bool    // c0 is current
@@ -125,18 +132,34 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 	n.t[c] = t1
 	mu, v := n.mu[c], n.v[c]
 	x = x[:len(mu)]
+	sm := n.half[c][:len(mu)]
+	var m2max float64
 	if t == 0 {
 		copy(mu, x)
 		clear(v)
+		for j, m := range mu {
+			s := float64(m * m)
+			sm[j] = s
+			m2max = max(m2max, s)
+		}
 	} else {
 		a, r := w/t1, t/t1
 		v = v[:len(mu)]
 		for j, xj := range x {
 			dl := xj - mu[j]
-			mu[j] += float64(a * dl)
-			v[j] = r * (v[j] + float64(a*dl*dl))
+			m := mu[j] + float64(a*dl)
+			mu[j] = m
+			vj := r * (v[j] + float64(a*dl*dl))
+			v[j] = vj
+			s := float64(m*m) + vj
+			sm[j] = s
+			if s > m2max {
+				m2max = s
+			}
 		}
 	}
+	n.m2max[c] = m2max
+	n.sready[c] = true
 	n.dirty[c] = true
 	n.c0ok = false
 }
@@ -146,22 +169,28 @@ func (n *nb) refresh(c int) {
 	mu, v, half := n.mu[c], n.v[c], n.half[c]
 	v = v[:len(mu)]
 	half = half[:len(mu)]
-	var m2max float64
-	for j, m := range mu {
-		if s := float64(m*m) + v[j]; s > m2max {
-			m2max = s
+	if !n.sready[c] {
+		var m2max float64
+		for j, m := range mu {
+			s := float64(m*m) + v[j]
+			half[j] = s
+			if s > m2max {
+				m2max = s
+			}
 		}
+		n.m2max[c] = m2max
 	}
-	base := float64(nbFloorCls*m2max) + nbFloorAbs
-	for j, m := range mu {
+	base := float64(nbFloorCls*n.m2max[c]) + nbFloorAbs
+	for j, s := range half {
 		vj := v[j]
-		if f := float64(nbFloorRel*(float64(m*m)+vj)) + base; vj < f {
+		if f := float64(nbFloorRel*s) + base; vj < f {
 			vj = f
 		}
 		half[j] = 0.5 / vj
 	}
 	n.pm[c], n.pe[c], n.px[c] = logProd(half)
 	n.dirty[c] = false
+	n.sready[c] = false
 }
 
 // constant returns log W+ − log W− − ½Σ_j log u+j + ½Σ_j log u−j
@@ -254,6 +283,7 @@ func (n *nb) decodeState(d *decoder) error {
 		}
 	}
 	n.dirty = [2]bool{true, true}
+	n.sready = [2]bool{}
 	n.c0ok = false
 	return d.err
 }
@@ -266,6 +296,7 @@ func (n *nb) reset() {
 		clear(n.mu[c])
 		clear(n.v[c])
 		n.dirty[c] = true
+		n.sready[c] = false
 	}
 	n.c0ok = false
 }

@@ -141,3 +141,40 @@ func TestNBCachedLogDeterminant(t *testing.T) {
 		t.Errorf("constant with a subnormal weight = %v, want %v", got, want)
 	}
 }
+
+// TestNBIncrementalCacheMatchesRebuild checks that the cache of the class
+// that learned, prepared from the second moments learn computed in its
+// pass, is bit for bit the cache rebuilt from the statistics alone (as
+// after a checkpoint is loaded), with and without forgetting.
+func TestNBIncrementalCacheMatchesRebuild(t *testing.T) {
+	for _, beta := range []float64{1, 0.9} {
+		rng := rand.New(rand.NewPCG(7, 8))
+		n := newNB(5, beta)
+		x := make([]float64, 5)
+		for i := 0; i < 200; i++ {
+			for j := range x {
+				x[j] = rng.NormFloat64() * float64(j+1) * 1e3
+			}
+			if i%7 == 3 {
+				x[2] = 0
+			}
+			c := i % 3 / 2
+			n.learn(x, c == clsPos, float64(1+i%3))
+			if !n.sready[c] {
+				t.Fatalf("β=%g example %d: learn left no second moments for class %d", beta, i, c)
+			}
+			n.refresh(c)
+			inc := append([]float64(nil), n.half[c]...)
+			pm, pe, px := n.pm[c], n.pe[c], n.px[c]
+			n.refresh(c) // sready is now false: a full rebuild
+			for j := range inc {
+				if math.Float64bits(inc[j]) != math.Float64bits(n.half[c][j]) {
+					t.Fatalf("β=%g example %d feature %d: incremental ½/u = %v, rebuilt %v", beta, i, j, inc[j], n.half[c][j])
+				}
+			}
+			if pm != n.pm[c] || pe != n.pe[c] || px != n.px[c] {
+				t.Fatalf("β=%g example %d: product parts differ", beta, i)
+			}
+		}
+	}
+}
