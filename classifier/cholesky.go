@@ -122,6 +122,42 @@ func forwardSolve(l []float64, d int, z []float64) float64 {
 	return sum
 }
 
+// diagRecip fills inv with 1/L_kk, for forwardSolveRecip.
+func diagRecip(inv, l []float64, d int) {
+	inv = inv[:d]
+	c0 := 0
+	for k := range inv {
+		inv[k] = 1 / l[c0]
+		c0 += d - k
+	}
+}
+
+// forwardSolveRecip is forwardSolve with the diagonal's reciprocals inv
+// (diagRecip) precomputed: each step multiplies by 1/L_kk instead of
+// dividing by L_kk, taking the division's latency off the chain from one
+// column to the next. The results may differ from forwardSolve's in the
+// last bits.
+func forwardSolveRecip(l, inv []float64, d int, z []float64) float64 {
+	z = z[:d]
+	inv = inv[:d]
+	var sum float64
+	c0 := 0
+	for k := 0; k < d; k++ {
+		zk := z[k] * inv[k]
+		z[k] = zk
+		sum += float64(zk * zk)
+		n := d - k - 1
+		col := l[c0+1 : c0+1+n]
+		zs := z[k+1 : k+1+n]
+		zs = zs[:len(col)]
+		for i, lik := range col {
+			zs[i] -= float64(lik * zk)
+		}
+		c0 += d - k
+	}
+	return sum
+}
+
 // backSolveT overwrites z with L⁻ᵀ·z.
 func backSolveT(l []float64, d int, z []float64) {
 	z = z[:d]

@@ -272,9 +272,20 @@ func TestSolvesMatchGonum(t *testing.T) {
 				t.Fatal(err)
 			}
 			quad := mat.Dot(mat.NewVecDense(d, b), &want)
+			inv := make([]float64, d)
+			diagRecip(inv, l, d)
+			zr := append([]float64(nil), b...)
+			if got := forwardSolveRecip(l, inv, d, zr); lrnRelErr(got, quad, quad) > 1e-12 {
+				t.Errorf("‖L⁻¹b‖² with reciprocals = %v, want %v", got, quad)
+			}
 			z := append([]float64(nil), b...)
 			if got := forwardSolve(l, d, z); lrnRelErr(got, quad, quad) > 1e-12 {
 				t.Errorf("‖L⁻¹b‖² = %v, want %v", got, quad)
+			}
+			for j := range z {
+				if e := lrnRelErr(zr[j], z[j], lrnMaxAbs(z)); e > 1e-13 {
+					t.Errorf("L⁻¹b[%d] with reciprocals = %v, by division %v", j, zr[j], z[j])
+				}
 			}
 			backSolveT(l, d, z)
 			for j := range z {
