@@ -33,6 +33,12 @@
 //     positives are weighted by C_N;
 //   - SMOTE's neighbours are distinct from the point itself (copies at
 //     distance 0 are skipped);
+//   - RUS1's undersampling rate C·n⁺/n⁻ is clamped at 1: batch RUS1 keeps
+//     min(C·N⁺, N⁻) negatives, so once C·n⁺ ≥ n⁻ nothing is removed and
+//     λ^RUS = λ. The printed online rates leave it unclamped and would then
+//     oversample negatives, which is no undersampling the batch algorithm
+//     does (the online estimate n⁺/n⁻ of N⁺/N⁻ must converge to the same
+//     training distribution, Theorem 3);
 //   - vote weights: a member with error ε ≥ 0.5 abstains (weight 0) instead
 //     of voting for the other class, and ε = 0 gives the finite weight
 //     log((1−10⁻⁶)/10⁻⁶) instead of +Inf or NaN; Score is always in [0, 1].

@@ -333,7 +333,8 @@ func (p *paperModel) resample(s *refSums, lambda float64, y bool) (rate, smote f
 	both := np > 0 && nn > 0
 	switch p.alg {
 	case RUS1:
-		if !both {
+		// Clamped at C·n⁺ ≥ n⁻ as batch RUS1 is (see learnRUS).
+		if !both || C*np >= nn {
 			return lambda, 0
 		}
 		if y {
@@ -783,12 +784,19 @@ func TestBoostingUpdatesOnZeroDraws(t *testing.T) {
 //
 //	ex 0 (+): n⁺ = 1, n⁻ = 0: one class unseen, λ^RUS = λ = 1, 1/2, 1/4
 //	          (each member right with ε = 0 halves λ)
-//	ex 1 (−): n⁺ = 1, n⁻ = 1, (C+1)n⁺/(n⁺+n⁻) = 3/2 for every member;
-//	  m0: λ = 1,   P = N = 1:   λ^RUS = 1·2/(1 + 1·1/2)·3/2       = 2
-//	  m1: λ = 1/2, P = N = 1/2: λ^RUS = 1/2·1/(1/2 + 1/2·1/2)·3/2 = 1
-//	  m2: λ = 1/4, P = N = 1/4: λ^RUS = 1/4·(1/2)/(3/8)·3/2       = 1/2
+//	ex 1 (−): n⁺ = 1, n⁻ = 1, C·n⁺ ≥ n⁻: nothing to undersample, λ^RUS = λ
+//	          (batch RUS1 keeps min(C·N⁺, N⁻) negatives)
 //
-// Counting once per member (n⁺ = 3 after ex 0) would give m0 27/7 instead.
+// and with C = 1, stream "+--":
+//
+//	ex 1 (−): C·n⁺ = n⁻: λ^RUS = λ
+//	ex 2 (−): n⁺ = 1, n⁻ = 2, (C+1)n⁺/(n⁺+n⁻) = 2/3 for every member;
+//	  m0: λ = 1,   P = 1,   N = 2: λ^RUS = 1·3·(2/3)/(2 + 1·2)           = 1/2
+//	  m1: λ = 1/2, P = 1/2, N = 1: λ^RUS = 1/2·(3/2)(2/3)/(1 + 1/2·2)    = 1/4
+//	  m2: λ = 1/4, P = 1/4, N = 1/2: λ^RUS = 1/4·(3/4)(2/3)/(1/2 + 1/4·2) = 1/8
+//
+// Counting once per member (n⁺ = 3 after ex 0, n⁻ = 4 when m0 sees ex 2)
+// would give m0 27/35 instead.
 // SBO1, C = 1, stream "--+": n⁻/(C·n⁺) − 1 = 2/1 − 1 = 1 for every member
 // (λ^SMOTE of SBO1 is not scaled by λ); per-member counting gives 5 for m0.
 //
@@ -806,11 +814,20 @@ func TestClassCountsOncePerExample(t *testing.T) {
 		wantMem   int       // positives in the SMOTE memory
 	}{
 		{
-			name:    "RUS1 rates after +-",
+			name:    "RUS1 rates after +--",
+			cfg:     Config{Algorithm: RUS1, C: 1},
+			sc:      stubScript{labels: "+--", preds: []string{"+--", "+--", "+--"}},
+			wantPos: 1, wantNeg: 2,
+			wantRate: []float64{0.5, 0.25, 0.125}, wantSMOTE: []float64{0, 0, 0},
+		},
+		{
+			// C·n⁺ = 2 ≥ n⁻ = 1: nothing to undersample, λ^RUS = λ (the
+			// unclamped printed rate gives 2, 1, 1/2: negatives oversampled).
+			name:    "RUS1 clamped after +-",
 			cfg:     Config{Algorithm: RUS1, C: 2},
 			sc:      stubScript{labels: "+-", preds: []string{"+-", "+-", "+-"}},
 			wantPos: 1, wantNeg: 1,
-			wantRate: []float64{2, 1, 0.5}, wantSMOTE: []float64{0, 0, 0},
+			wantRate: []float64{1, 0.5, 0.25}, wantSMOTE: []float64{0, 0, 0},
 		},
 		{
 			name:    "RUS2 rates after +-",
