@@ -31,6 +31,13 @@
 //     and a positive enters the SMOTE memory once;
 //   - CSB2's correct-case update multiplies the current λ, and its false
 //     positives are weighted by C_N;
+//   - the printed batch CSB2 (Alg. CSB2) has α upside down,
+//     α = ½log(ε/(1−ε)): with it a member better than chance would gain
+//     weight where it is right and vote against its own predictions. The
+//     update CSB2 is derived from, and the text ("the voting weight ... is
+//     the same as AdaBoost"), use α = ½log((1−ε)/ε); so does this package,
+//     and batch.TestUpdateCSB2ByHand checks that its update equals the
+//     printed C_δ·D·exp(∓α)/Z with that α;
 //   - SMOTE's neighbours are distinct from the point itself (copies at
 //     distance 0 are skipped);
 //   - RUS1's undersampling rate C·n⁺/n⁻ is clamped at 1: batch RUS1 keeps

@@ -181,6 +181,34 @@ func TestUpdateCSB2ByHand(t *testing.T) {
 	if eps2 != eps || !close(D, want) {
 		t.Errorf("ε %g D %v; want %g %v", eps2, D, eps, want)
 	}
+	// Equals the printed CSB2, C_δ·D·exp(∓α)/Z (C_δ = 1 when correct, C_n
+	// when wrong), with AdaBoost's α = ½log((1−ε)/ε): the printed
+	// α = ½log(ε/(1−ε)) is upside down. With it a member better than
+	// chance would gain weight on the examples it got right (and vote
+	// against its own predictions).
+	for _, wrong := range [][]bool{{true, false, false, true}, {true, false, false, false}, {false, true, true, false}} {
+		D0 := []float64{0.1, 0.2, 0.3, 0.4}
+		D := append([]float64(nil), D0...)
+		printed := func(alpha float64) []float64 {
+			p := make([]float64, len(D0))
+			for i, w := range wrong {
+				if w {
+					p[i] = cost[i] * D0[i] * math.Exp(alpha)
+				} else {
+					p[i] = D0[i] * math.Exp(-alpha)
+				}
+			}
+			normaliseCopy(p)
+			return p
+		}
+		eps := updateCSB2(D, wrong, cost)
+		if p := printed(0.5 * math.Log((1-eps)/eps)); !close(D, p) {
+			t.Errorf("wrong %v: D %v; the printed update with α = ½log((1−ε)/ε) gives %v", wrong, D, p)
+		}
+		if p := printed(0.5 * math.Log(eps/(1-eps))); eps != 0.5 && close(D, p) {
+			t.Errorf("wrong %v: D %v equals the printed update with α as printed, ½log(ε/(1−ε))", wrong, D)
+		}
+	}
 	// With ε = 0 the correct-case factor is AdaBoost's 1/2: the shape is kept.
 	D = []float64{0.25, 0.75}
 	if e := updateCSB2(D, []bool{false, false}, []float64{1, 1}); e != 0 || !close(D, []float64{0.25, 0.75}) {

@@ -91,7 +91,9 @@ func updateAC2(D []float64, wrong []bool, cost []float64) float64 {
 //	correct: D ← D·ε / ((1−ε)(ε+werr));  wrong: D ← C_n·D / (ε+werr)
 //
 // The correct-case factor is 0/0 when ε = 0; it is then 1/2, AdaBoost's,
-// as in online CSB2. It returns ε.
+// as in online CSB2. It returns ε. The update equals the printed
+// C_δ·D·exp(∓α)/Z with AdaBoost's α = ½log((1−ε)/ε); Alg. CSB2 prints
+// α = ½log(ε/(1−ε)), upside down (see the classifier package comment).
 func updateCSB2(D []float64, wrong []bool, cost []float64) float64 {
 	var eps, werr float64
 	for i, w := range wrong {
