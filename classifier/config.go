@@ -138,6 +138,12 @@ type Config struct {
 	Neighbors int    // SMOTE k, 1..MaxNeighbors
 	Memory    int    // capacity of the online SMOTE positive memory, 2..MaxMemory
 	Seed      uint64 // seed of every random stream of the model
+	// LiteralVote makes a boosting member whose error ε exceeds 0.5 vote
+	// for the class it does not predict, with weight log(ε/(1−ε)), as the
+	// paper's output argmax_y Σ α_m I(h_m(x) = y) with α_m = log((1−ε)/ε)
+	// literally does. By default (false) such a member abstains (weight
+	// 0): see voteWeight and the package comment.
+	LiteralVote bool
 }
 
 // algo identifies an algorithm family member.

@@ -196,7 +196,10 @@ const epsMin = 1e-6
 // [epsMin, 1-epsMin]. A member whose error is 0.5 or worse, or that has no
 // error estimate yet, gets weight 0: it abstains rather than voting for the
 // opposite class. It keeps learning, so it can come back once its error
-// falls below 0.5 (Section 7).
+// falls below 0.5 (Section 7). With Config.LiteralVote such a member gets
+// the paper's negative weight log((1−ε)/ε), ε clamped to 1−epsMin.
+// Score counts a negative weight as a vote of |α| for the class the
+// member does not predict.
 func (e *ensemble) voteWeight(mb *member) float64 {
 	var wrong, total float64
 	switch e.alg {
@@ -212,7 +215,12 @@ func (e *ensemble) voteWeight(mb *member) float64 {
 	}
 	eps := wrong / total
 	if eps >= 0.5 {
-		return 0
+		if !e.cfg.LiteralVote || eps == 0.5 {
+			return 0
+		}
+		// The paper's vote: log((1−ε)/ε) < 0, for the other class.
+		eps = min(eps, 1-epsMin)
+		return detmath.Log((1 - eps) / eps)
 	}
 	if eps < epsMin {
 		eps = epsMin
@@ -228,7 +236,10 @@ func (e *ensemble) voteWeight(mb *member) float64 {
 //
 // When the members agree the score is 0 or 1 whatever the weights (the
 // weighted sums over all members and over those voting positive are then
-// the same sum), and Score does not compute them.
+// the same sum), and Score does not compute them. With
+// Config.LiteralVote a member with ε > 0.5 votes |α_m| for the class it
+// does not predict, so Score = Σ_m |α_m|·[vote_m = +] / Σ_m |α_m|, whose
+// decision at 0.5 is the paper's argmax.
 func (e *ensemble) Score(x []float64) (float64, error) {
 	if err := checkInput(x, e.cfg.Features); err != nil {
 		return 0, err
@@ -253,11 +264,13 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 			npos++
 		}
 	}
-	switch npos {
-	case 0:
-		return 0, nil
-	case len(e.members):
-		return 1, nil
+	if !e.cfg.LiteralVote { // weights ≥ 0: a unanimous vote is 0 or 1
+		switch npos {
+		case 0:
+			return 0, nil
+		case len(e.members):
+			return 1, nil
+		}
 	}
 	if !e.alphaOK {
 		for m := range e.members {
@@ -268,10 +281,16 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 	}
 	var sum, plain float64
 	for m, a := range e.alpha {
-		sum += a
-		if e.memoPred[m] {
-			votes += a
+		p := e.memoPred[m]
+		if p {
 			plain++
+		}
+		if a < 0 { // LiteralVote: |α| for the other class
+			a, p = -a, !p
+		}
+		sum += a
+		if p {
+			votes += a
 		}
 	}
 	if sum > 0 {

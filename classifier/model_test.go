@@ -462,3 +462,51 @@ func TestScoreVoteWeightsOncePerLearn(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointLiteralVote checks that Config.LiteralVote survives a
+// checkpoint (version 2, with an option flag), that a model with the
+// default vote still writes version 1, and that flipping the flag's word
+// to an unknown value or to 0 is refused.
+func TestCheckpointLiteralVote(t *testing.T) {
+	for _, literal := range []bool{false, true} {
+		cfg := Config{Algorithm: "RUS3", Features: 3, Members: 3, Seed: 4, LiteralVote: literal}
+		a, _ := New(cfg)
+		run(t, a, newTestStream(3, 3, 0.3, 1), 100)
+		cp, _ := a.MarshalBinary()
+		want := uint64(1)
+		if literal {
+			want = 2
+		}
+		if v := binary.LittleEndian.Uint64(cp[len(checkpointMagic):]); v != want {
+			t.Errorf("LiteralVote %v: version %d, want %d", literal, v, want)
+		}
+		b, err := Load(cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Config() != a.Config() {
+			t.Fatalf("config %+v, want %+v", b.Config(), a.Config())
+		}
+		ra := run(t, a, newTestStream(9, 3, 0.3, 1), 100)
+		rb := run(t, b, newTestStream(9, 3, 0.3, 1), 100)
+		for i := range ra {
+			if math.Float64bits(ra[i]) != math.Float64bits(rb[i]) {
+				t.Fatalf("LiteralVote %v, example %d after restore: %v, never-stopped model %v", literal, i, rb[i], ra[i])
+			}
+		}
+		if !literal {
+			continue
+		}
+		// The flags word follows the four costs, after the seed.
+		at := len(checkpointMagic) + 8 + 2*8 + len(cfg.Algorithm) + len("nb") + 5*8 + 4*8
+		for _, flags := range []uint64{0, 2} {
+			bad := bytes.Clone(cp)
+			binary.LittleEndian.PutUint64(bad[at:], flags)
+			body := bad[:len(bad)-4]
+			binary.LittleEndian.PutUint32(bad[len(body):], crc32.Checksum(body, castagnoli))
+			if _, err := Load(bad); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("flags %#x: %v, want ErrCorrupt", flags, err)
+			}
+		}
+	}
+}

@@ -236,13 +236,44 @@ func normaliseCopy(x []float64) {
 }
 
 func TestVoteWeightMirrorsTheOnlineRule(t *testing.T) {
-	for _, c := range []struct{ eps, want float64 }{
-		{0.5, 0}, {0.7, 0}, {1, 0}, {math.NaN(), 0},
-		{0.25, math.Log(3)},
-		{0, math.Log((1 - 1e-6) / 1e-6)},
+	for _, c := range []struct {
+		eps     float64
+		literal bool
+		want    float64
+	}{
+		{0.5, false, 0}, {0.7, false, 0}, {1, false, 0}, {math.NaN(), false, 0},
+		{0.25, false, math.Log(3)},
+		{0, false, math.Log((1 - 1e-6) / 1e-6)},
+		// Config.LiteralVote: the paper's log((1−ε)/ε), negative above 1/2.
+		{0.5, true, 0}, {0.75, true, -math.Log(3)}, {0.25, true, math.Log(3)},
+		{1, true, -math.Log((1 - 1e-6) / 1e-6)},
 	} {
-		if got := voteWeight(c.eps); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("voteWeight(%g) = %g, want %g", c.eps, got, c.want)
+		if got := voteWeight(c.eps, c.literal); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("voteWeight(%g, literal %v) = %g, want %g", c.eps, c.literal, got, c.want)
+		}
+	}
+}
+
+// TestLiteralVoteScore checks that a batch member with a negative weight
+// (Config.LiteralVote) votes |α| for the class it does not predict: an
+// ensemble whose members all have ε > 1/2 scores 1 − the default score.
+func TestLiteralVoteScore(t *testing.T) {
+	X, y := blobs(30, 90, 3, 5)
+	m := train(t, classifier.Config{Algorithm: classifier.OzaBoost, Learner: "nb", Members: 4, Seed: 2, LiteralVote: true}, X, y)
+	want := make([]float64, len(X))
+	for i, x := range X {
+		s, _ := m.Score(x)
+		want[i] = 1 - s
+	}
+	for k := range m.alpha {
+		if !(m.alpha[k] > 0) {
+			t.Fatalf("member %d: α = %g, want a member better than chance", k, m.alpha[k])
+		}
+		m.alpha[k] = -m.alpha[k] // as if ε were 1 − ε
+	}
+	for i, x := range X {
+		if got, _ := m.Score(x); math.Abs(got-want[i]) > 1e-12 {
+			t.Fatalf("x %d: every α negated: Score %v, want 1 − %v", i, got, 1-want[i])
 		}
 	}
 }

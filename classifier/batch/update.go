@@ -6,8 +6,14 @@ import "github.com/ictal/ictal/internal/detmath"
 const epsMin = 1e-6
 
 // voteWeight is a member's vote weight log((1−ε)/ε), 0 (abstain) for
-// ε ≥ 0.5, with ε clamped below at epsMin: the online rule.
-func voteWeight(eps float64) float64 {
+// ε ≥ 0.5, with ε clamped below at epsMin: the online rule. With literal
+// (Config.LiteralVote) ε > 0.5 gives the negative log((1−ε)/ε), ε clamped
+// above at 1−epsMin.
+func voteWeight(eps float64, literal bool) float64 {
+	if literal && eps > 0.5 {
+		eps = min(eps, 1-epsMin)
+		return detmath.Log((1 - eps) / eps)
+	}
 	if !(eps < 0.5) {
 		return 0
 	}
