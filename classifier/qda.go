@@ -25,12 +25,15 @@ import (
 //
 //	Σ_c = (S_c + diag(p_c)) / T_c,
 //
-// where p_c starts at the ridge ρ_c of covPrior, set from the class's first
-// example. It is held as the factor of S_c + diag(p_c) with a lazy scale
-// (covFactor) and updated by one rank-one update per call of the class;
-// with β < 1 the prior decays with the class's scatter and is refilled to
-// ρ_c round-robin on the class's calls, so Σ_c stays positive definite
-// however few or degenerate the class's recent examples.
+// where p_c starts at the provisional ridge of covPrior, set from the
+// class's first example, and then follows the ridge ρ_c of varPrior, 1e-6
+// of each feature's variance in the class (invariant to shifting and
+// rescaling a feature). It is held as the factor of S_c + diag(p_c) with a
+// lazy scale (covFactor) and updated by one rank-one update per call of
+// the class; the prior is corrected towards ρ_c round-robin on the
+// class's calls and, with β < 1, decays with the class's scatter and is
+// refilled, so Σ_c stays positive definite however few or degenerate the
+// class's recent examples.
 //
 // Before this estimator the learners decayed both classes on every call
 // and, to keep a rare class from collapsing to a needle, refilled the
@@ -110,9 +113,7 @@ func (q *qda) learn(x []float64, positive bool, w float64) {
 		}
 		f.add(u, math.Sqrt(w*(t/t1)))
 	}
-	if q.beta != 1 {
-		f.refill(q.z)
-	}
+	f.refill(q.z, t1, q.beta)
 	q.dirty = true
 }
 
