@@ -232,7 +232,7 @@ func (f *covFactor) lower(j int, u, w []float64) {
 		return
 	}
 	g := math.Sqrt(c)
-	alpha := math.Sqrt(1 - c*n)
+	alpha := math.Sqrt(1 - float64(c*n)) // float64(…): never fused (see cholesky.go)
 	cs, sn := w[:d], w[d:2*d]
 	for i := d - 1; i >= j; i-- {
 		ai := u[i] * g
