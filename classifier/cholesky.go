@@ -142,18 +142,33 @@ func forwardSolveRecip(l, inv []float64, d int, z []float64) float64 {
 	inv = inv[:d]
 	var sum float64
 	c0 := 0
-	for k := 0; k < d; k++ {
+	k := 0
+	// Two columns at a time: each z_i is loaded and stored once per pair,
+	// and loses the two products in the same order as one column at a
+	// time (the same bits).
+	for ; k+1 < d; k += 2 {
+		c1 := c0 + d - k // top of column k+1
 		zk := z[k] * inv[k]
 		z[k] = zk
 		sum += float64(zk * zk)
-		n := d - k - 1
-		col := l[c0+1 : c0+1+n]
-		zs := z[k+1 : k+1+n]
-		zs = zs[:len(col)]
-		for i, lik := range col {
-			zs[i] -= float64(lik * zk)
+		zk1 := (z[k+1] - float64(l[c0+1]*zk)) * inv[k+1]
+		z[k+1] = zk1
+		sum += float64(zk1 * zk1)
+		n := d - k - 2
+		col0 := l[c0+2 : c0+2+n]
+		col1 := l[c1+1 : c1+1+n]
+		zs := z[k+2 : k+2+n]
+		col0 = col0[:len(zs)]
+		col1 = col1[:len(zs)]
+		for i := range zs {
+			zs[i] = zs[i] - float64(col0[i]*zk) - float64(col1[i]*zk1)
 		}
-		c0 += d - k
+		c0 = c1 + d - k - 1
+	}
+	if k < d {
+		zk := z[k] * inv[k]
+		z[k] = zk
+		sum += float64(zk * zk)
 	}
 	return sum
 }

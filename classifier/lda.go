@@ -182,13 +182,14 @@ func (f *covFactor) refill(u []float64, t, beta float64) {
 			}
 		}
 		if add := f.rho[j] - f.p[j]; !corrected && add > 0 && (beta != 1 || ridgeSlack*f.p[j] < f.rho[j]) {
-			// A routine refill under forgetting does not count as a
-			// correction: only a ridge four times the mass does.
-			corrected = ridgeSlack*f.p[j] < f.rho[j]
+			// A routine refill under forgetting is no correction (every
+			// mass has decayed since its last visit): only a ridge that
+			// has outgrown the mass without forgetting is.
 			clear(u)
 			u[j] = math.Sqrt(add / f.s)
 			cholUpdate(f.l, f.d, u, j)
 			f.p[j] = f.rho[j]
+			corrected = beta == 1
 		}
 		if corrected {
 			budget -= 2 * (f.d - j) * (f.d - j)
