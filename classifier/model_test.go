@@ -510,3 +510,19 @@ func TestCheckpointLiteralVote(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckInputEdges pins checkInput's one-subtraction test (v − v ≠ 0)
+// at the edges of the finite range: the largest and the smallest
+// magnitudes pass, NaN and both infinities fail.
+func TestCheckInputEdges(t *testing.T) {
+	for _, v := range []float64{math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 0, math.Copysign(0, -1)} {
+		if err := checkInput([]float64{v}, 1); err != nil {
+			t.Errorf("%g: %v", v, err)
+		}
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if err := checkInput([]float64{1, v}, 2); !errors.Is(err, ErrInput) {
+			t.Errorf("%g: %v, want ErrInput", v, err)
+		}
+	}
+}
