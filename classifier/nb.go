@@ -221,9 +221,76 @@ func (n *nb) prepare() {
 	n.c0ok = true
 }
 
+// logOdds returns the log-odds of x, preparing the caches first. When
+// exactly one class's cache is stale (a member just trained on one
+// example, the common case), its refresh and the pass over x are one loop
+// (refreshOdds): the same bits as prepare followed by logOddsShared.
 func (n *nb) logOdds(x []float64) float64 {
+	if !n.c0ok && n.pw[clsPos] > 0 && n.pw[clsNeg] > 0 && n.dirty[clsPos] != n.dirty[clsNeg] {
+		c := clsNeg
+		if n.dirty[clsPos] {
+			c = clsPos
+		}
+		q := n.refreshOdds(c, x)
+		n.c0 = n.constant()
+		n.c0ok = true
+		return n.c0 + q
+	}
 	n.prepare()
 	return n.logOddsShared(x, nil)
+}
+
+// refreshOdds is refresh(c) fused with logOddsShared's pass over x (the
+// other class's cache being current): it returns the sum of the per
+// feature terms, accumulated exactly as logOddsShared does.
+func (n *nb) refreshOdds(c int, x []float64) float64 {
+	mu, v, half := n.mu[c], n.v[c], n.half[c]
+	v = v[:len(mu)]
+	half = half[:len(mu)]
+	if !n.sready[c] {
+		var m2max float64
+		for j, m := range mu {
+			s := float64(m*m) + v[j]
+			half[j] = s
+			if s > m2max {
+				m2max = s
+			}
+		}
+		n.m2max[c] = m2max
+	}
+	base := float64(nbFloorCls*n.m2max[c]) + nbFloorAbs
+	mp, hp := n.mu[clsPos], n.half[clsPos]
+	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
+	x = x[:len(mp)]
+	hp = hp[:len(mp)]
+	var q0, q1 float64
+	j := 0
+	for ; j+1 < len(x); j += 2 {
+		for i := j; i < j+2; i++ {
+			vj := v[i]
+			if f := float64(nbFloorRel*half[i]) + base; vj < f {
+				vj = f
+			}
+			half[i] = 0.5 / vj
+		}
+		dp0, dn0 := x[j]-mp[j], x[j]-mn[j]
+		dp1, dn1 := x[j+1]-mp[j+1], x[j+1]-mn[j+1]
+		q0 += float64(dn0*dn0*hn[j]) - float64(dp0*dp0*hp[j])
+		q1 += float64(dn1*dn1*hn[j+1]) - float64(dp1*dp1*hp[j+1])
+	}
+	if j < len(x) {
+		vj := v[j]
+		if f := float64(nbFloorRel*half[j]) + base; vj < f {
+			vj = f
+		}
+		half[j] = 0.5 / vj
+		dp, dn := x[j]-mp[j], x[j]-mn[j]
+		q0 += float64(dn*dn*hn[j]) - float64(dp*dp*hp[j])
+	}
+	n.pm[c], n.pe[c], n.px[c] = logProd(half)
+	n.dirty[c] = false
+	n.sready[c] = false
+	return q0 + q1
 }
 
 func (n *nb) logOddsShared(x, _ []float64) float64 {

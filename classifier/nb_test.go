@@ -178,3 +178,39 @@ func TestNBIncrementalCacheMatchesRebuild(t *testing.T) {
 		}
 	}
 }
+
+// TestNBFusedRefreshMatches checks that logOdds right after a learn, which
+// refreshes the stale class in the same pass as the log-odds
+// (refreshOdds), gives the bits and the caches of prepare followed by
+// logOddsShared, for odd and even dimensions.
+func TestNBFusedRefreshMatches(t *testing.T) {
+	for _, d := range []int{1, 4, 7} {
+		rng := rand.New(rand.NewPCG(9, uint64(d)))
+		a, b := newNB(d, 0.95), newNB(d, 0.95)
+		x := make([]float64, d)
+		for i := 0; i < 300; i++ {
+			for j := range x {
+				x[j] = rng.NormFloat64() * float64(j+1)
+			}
+			pos := i%4 == 1
+			a.learn(x, pos, 2)
+			b.learn(x, pos, 2)
+			if i < 2 {
+				continue // one class unseen
+			}
+			got := a.logOdds(x)
+			b.prepare()
+			want := b.logOddsShared(x, nil)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("d=%d example %d: fused %v, prepare then pass %v", d, i, got, want)
+			}
+			for c := range 2 {
+				for j := range a.half[c] {
+					if math.Float64bits(a.half[c][j]) != math.Float64bits(b.half[c][j]) {
+						t.Fatalf("d=%d example %d: caches differ", d, i)
+					}
+				}
+			}
+		}
+	}
+}
