@@ -263,16 +263,19 @@ func (n *nb) refreshOdds(c int, x []float64) float64 {
 	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
 	x = x[:len(mp)]
 	hp = hp[:len(mp)]
+	v = v[:len(mp)]
+	half = half[:len(mp)]
 	var q0, q1 float64
 	j := 0
 	for ; j+1 < len(x); j += 2 {
-		for i := j; i < j+2; i++ {
-			vj := v[i]
-			if f := float64(nbFloorRel*half[i]) + base; vj < f {
-				vj = f
-			}
-			half[i] = 0.5 / vj
+		v0, v1 := v[j], v[j+1]
+		if f := float64(nbFloorRel*half[j]) + base; v0 < f {
+			v0 = f
 		}
+		if f := float64(nbFloorRel*half[j+1]) + base; v1 < f {
+			v1 = f
+		}
+		half[j], half[j+1] = 0.5/v0, 0.5/v1
 		dp0, dn0 := x[j]-mp[j], x[j]-mn[j]
 		dp1, dn1 := x[j+1]-mp[j+1], x[j+1]-mn[j+1]
 		q0 += float64(dn0*dn0*hn[j]) - float64(dp0*dp0*hp[j])
