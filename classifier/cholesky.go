@@ -68,30 +68,75 @@ func cholUpdate(l []float64, d int, x []float64, from int) {
 			continue // identity rotation
 		}
 		c0 := colStart(d, k)
-		lkk := l[c0]
-		var r float64
-		if m := max(math.Abs(lkk), math.Abs(xk)); m < hypotLimit && m > 1/hypotLimit {
-			r = math.Sqrt(float64(lkk*lkk) + float64(xk*xk))
-		} else {
-			r = hypot(lkk, xk)
-		}
-		// Rotation (c, s) with c = r/L_kk, s = x_k/L_kk. 1/L_kk runs in
-		// parallel with the square root; only 1/c waits for it.
-		inv := 1 / lkk
-		s := xk * inv
-		c := r * inv
-		ic := lkk / r
-		l[c0] = r
+		s, c, ic := rotation(l, c0, xk)
 		n := d - k - 1
 		col := l[c0+1 : c0+1+n]
 		xs := x[k+1 : k+1+n]
 		xs = xs[:len(col)] // bounds-check elimination hint
-		for i := range col {
-			li := (col[i] + float64(s*xs[i])) * ic
-			col[i] = li
-			xs[i] = float64(c*xs[i]) - float64(s*li)
+		if n < 2 || xs[0] == 0 {
+			for i := range col {
+				li := (col[i] + float64(s*xs[i])) * ic
+				col[i] = li
+				xs[i] = float64(c*xs[i]) - float64(s*li)
+			}
+			continue
+		}
+		// Two rotations per pass: apply k's to the top of column k+1 and
+		// to x_{k+1}, which gives rotation k+1, then both to the rest of
+		// the two columns, each element in the order of one rotation
+		// after the other (the same bits), loading and storing x once.
+		li := (col[0] + float64(s*xs[0])) * ic
+		col[0] = li
+		xk1 := float64(c*xs[0]) - float64(s*li)
+		xs[0] = xk1
+		if xk1 == 0 { // rotation k+1 is the identity, skipped
+			for i := 1; i < len(col); i++ {
+				li := (col[i] + float64(s*xs[i])) * ic
+				col[i] = li
+				xs[i] = float64(c*xs[i]) - float64(s*li)
+			}
+			continue
+		}
+		c1 := c0 + d - k // top of column k+1
+		s1, cc1, ic1 := rotation(l, c1, xk1)
+		k++
+		m := n - 1
+		colA := col[1 : 1+m]
+		colB := l[c1+1 : c1+1+m]
+		xr := xs[1 : 1+m]
+		colB = colB[:len(colA)]
+		xr = xr[:len(colA)]
+		for i := range colA {
+			xi := xr[i]
+			a := (colA[i] + float64(s*xi)) * ic
+			colA[i] = a
+			xi = float64(c*xi) - float64(s*a)
+			b := (colB[i] + float64(s1*xi)) * ic1
+			colB[i] = b
+			xr[i] = float64(cc1*xi) - float64(s1*b)
 		}
 	}
+}
+
+// rotation sets the new diagonal l[c0] = √(L_kk² + x_k²) of the rotation
+// that takes x_k into column k and returns its s = x_k/L_kk, c = r/L_kk
+// and 1/c = L_kk/r.
+func rotation(l []float64, c0 int, xk float64) (s, c, ic float64) {
+	lkk := l[c0]
+	var r float64
+	if m := max(math.Abs(lkk), math.Abs(xk)); m < hypotLimit && m > 1/hypotLimit {
+		r = math.Sqrt(float64(lkk*lkk) + float64(xk*xk))
+	} else {
+		r = hypot(lkk, xk)
+	}
+	// Rotation (c, s) with c = r/L_kk, s = x_k/L_kk. 1/L_kk runs in
+	// parallel with the square root; only 1/c waits for it.
+	inv := 1 / lkk
+	s = xk * inv
+	c = r * inv
+	ic = lkk / r
+	l[c0] = r
+	return s, c, ic
 }
 
 // cholScale multiplies every entry of the factor by f (the factor of f²·A).
