@@ -333,6 +333,9 @@ func (a *logSum) parts() (m float64, e int64, extra float64) {
 	return a.m, a.e, a.extra
 }
 
+// logProdBlock is the number of terms logProd multiplies between folds.
+const logProdBlock = 512
+
 // logProd returns Σ log v_i as log(m) + e·ln 2 + extra with m in [1, 2),
 // like logSum but faster on a slice: two independent mantissa products
 // halve the multiply latency chain, and the exponents of a block of up to
@@ -341,7 +344,7 @@ func (a *logSum) parts() (m float64, e int64, extra float64) {
 func logProd(v []float64) (m float64, e int64, extra float64) {
 	m = 1
 	for len(v) > 0 {
-		blk := v[:min(len(v), 512)]
+		blk := v[:min(len(v), logProdBlock)]
 		v = v[len(blk):]
 		m0, m1 := 1.0, 1.0
 		var eb uint64

@@ -193,6 +193,15 @@ func (n *nb) refresh(c int) {
 	n.sready[c] = false
 }
 
+// frexp is math.Frexp with the common case, a normal number, inline.
+func frexp(x float64) (float64, int) {
+	b := math.Float64bits(x)
+	if e := int(b>>52) & 0x7ff; e != 0 && e != 0x7ff {
+		return math.Float64frombits(b&^(0x7ff<<52) | 1022<<52), e - 1022
+	}
+	return math.Frexp(x)
+}
+
 // constant returns log W+ − log W− − ½Σ_j log u+j + ½Σ_j log u−j
 // = log W+ − log W− + ½ log Π_j half+j − ½ log Π_j half−j with one
 // detmath.Log and one math.Sqrt: the weights and the products are split
@@ -200,8 +209,8 @@ func (n *nb) refresh(c int) {
 // mantissas combined into a ratio in (0.35, 2.9) and the exponents summed
 // exactly.
 func (n *nb) constant() float64 {
-	wpm, wpe := math.Frexp(n.pw[clsPos])
-	wnm, wne := math.Frexp(n.pw[clsNeg])
+	wpm, wpe := frexp(n.pw[clsPos])
+	wnm, wne := frexp(n.pw[clsNeg])
 	r := wpm / wnm * math.Sqrt(n.pm[clsPos]/n.pm[clsNeg])
 	e := float64(wpe-wne) + float64(0.5*float64(n.pe[clsPos]-n.pe[clsNeg]))
 	return detmath.Log(r) + float64(e*math.Ln2) + float64(0.5*(n.px[clsPos]-n.px[clsNeg]))
@@ -266,6 +275,10 @@ func (n *nb) refreshOdds(c int, x []float64) float64 {
 	v = v[:len(mp)]
 	half = half[:len(mp)]
 	var q0, q1 float64
+	// logProd's mantissa products and exponent sum, for one block.
+	m0, m1 := 1.0, 1.0
+	var eb uint64
+	bad := false
 	j := 0
 	for ; j+1 < len(x); j += 2 {
 		v0, v1 := v[j], v[j+1]
@@ -275,7 +288,14 @@ func (n *nb) refreshOdds(c int, x []float64) float64 {
 		if f := float64(nbFloorRel*half[j+1]) + base; v1 < f {
 			v1 = f
 		}
-		half[j], half[j+1] = 0.5/v0, 0.5/v1
+		h0, h1 := 0.5/v0, 0.5/v1
+		half[j], half[j+1] = h0, h1
+		b0, b1 := math.Float64bits(h0), math.Float64bits(h1)
+		e0, e1 := b0>>52, b1>>52
+		eb += e0 + e1
+		bad = bad || e0-1 >= 0x7fe || e1-1 >= 0x7fe
+		m0 *= math.Float64frombits(b0&f64MantMask | f64One)
+		m1 *= math.Float64frombits(b1&f64MantMask | f64One)
 		dp0, dn0 := x[j]-mp[j], x[j]-mn[j]
 		dp1, dn1 := x[j+1]-mp[j+1], x[j+1]-mn[j+1]
 		q0 += float64(dn0*dn0*hn[j]) - float64(dp0*dp0*hp[j])
@@ -286,11 +306,24 @@ func (n *nb) refreshOdds(c int, x []float64) float64 {
 		if f := float64(nbFloorRel*half[j]) + base; vj < f {
 			vj = f
 		}
-		half[j] = 0.5 / vj
+		h0 := 0.5 / vj
+		half[j] = h0
+		b0 := math.Float64bits(h0)
+		eb += b0 >> 52
+		bad = bad || b0>>52-1 >= 0x7fe
+		m0 *= math.Float64frombits(b0&f64MantMask | f64One)
 		dp, dn := x[j]-mp[j], x[j]-mn[j]
 		q0 += float64(dn*dn*hn[j]) - float64(dp*dp*hp[j])
 	}
-	n.pm[c], n.pe[c], n.px[c] = logProd(half)
+	if bad || len(half) > logProdBlock {
+		n.pm[c], n.pe[c], n.px[c] = logProd(half)
+	} else {
+		// logProd's finish of its one block (the same bits).
+		e := int64(eb) - int64(len(half))*f64ExpBias
+		pb := math.Float64bits(1 * (m0 * m1))
+		e += int64(pb>>52) - f64ExpBias
+		n.pm[c], n.pe[c], n.px[c] = math.Float64frombits(pb&f64MantMask|f64One), e, 0
+	}
 	n.dirty[c] = false
 	n.sready[c] = false
 	return q0 + q1

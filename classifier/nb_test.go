@@ -214,3 +214,13 @@ func TestNBFusedRefreshMatches(t *testing.T) {
 		}
 	}
 }
+
+func TestFrexpMatchesMath(t *testing.T) {
+	for _, x := range []float64{1, -1, 0.75, 3e-300, 1e300, math.MaxFloat64, math.SmallestNonzeroFloat64, 0x1p-1022, 0, math.Inf(1), math.NaN(), -2.5e-310} {
+		fm, fe := frexp(x)
+		wm, we := math.Frexp(x)
+		if math.Float64bits(fm) != math.Float64bits(wm) && !(math.IsNaN(fm) && math.IsNaN(wm)) || fe != we {
+			t.Errorf("frexp(%g) = %v, %d; math.Frexp %v, %d", x, fm, fe, wm, we)
+		}
+	}
+}
