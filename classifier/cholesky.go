@@ -148,10 +148,17 @@ func cholScale(l []float64, f float64) {
 
 // forwardSolve overwrites z with L⁻¹·z and returns ‖L⁻¹·z‖².
 func forwardSolve(l []float64, d int, z []float64) float64 {
+	return forwardSolveFrom(l, d, z, 0)
+}
+
+// forwardSolveFrom is forwardSolve for a z whose entries before index from
+// are zero (so are those of L⁻¹·z): it starts at column from, in
+// O((d−from)²), with the bits of the whole solve.
+func forwardSolveFrom(l []float64, d int, z []float64, from int) float64 {
 	z = z[:d]
 	var sum float64
-	c0 := 0
-	for k := 0; k < d; k++ {
+	c0 := colStart(d, from)
+	for k := from; k < d; k++ {
 		zk := z[k] / l[c0]
 		z[k] = zk
 		sum += float64(zk * zk)

@@ -77,7 +77,7 @@ func varPrior(v float64) float64 {
 // 4ρ_j (the provisional ridge of a feature far from 0, as soon as the data
 // vary; see lower). Each is O(d²); after perCall visits a call goes on
 // to the next coordinate only while the last one needed such a
-// correction, within 2d² units of rotation work, so a call stays O(d²)
+// correction, within d² units of work, so a call stays O(d²)
 // and the ridge is set within a few calls of the data's first spread. So
 // A stays positive definite however degenerate the data (without the
 // refills, thousands of identical points under forgetting would drive A
@@ -163,7 +163,9 @@ func refillsPerCall(d int, beta float64) int {
 // covFactor). t is the scatter's weight, beta the forgetting factor; u is
 // scratch.
 func (f *covFactor) refill(u []float64, t, beta float64) {
-	budget := 2 * f.d * f.d // rotation work of the corrections beyond perCall
+	// Work of the visits (a row of L each) and corrections (rotations
+	// and solves from j), at most one factor's worth beyond perCall.
+	budget := f.d * f.d
 	for n := 0; n < f.d; n++ {
 		j := f.next
 		f.next++
@@ -174,6 +176,7 @@ func (f *covFactor) refill(u []float64, t, beta float64) {
 		// A spread below 1e-9 of the diagonal is rounding (or none): the
 		// ridge is kept as it is (the provisional one, if no spread yet).
 		ajj := float64(f.s * rowNorm2(f.l, f.d, j))
+		budget -= j + 1
 		if sjj := ajj - f.p[j]; sjj > 1e-9*ajj {
 			f.rho[j] = varPrior(sjj / t)
 			if f.p[j] > ridgeSlack*f.rho[j] {
@@ -192,7 +195,7 @@ func (f *covFactor) refill(u []float64, t, beta float64) {
 			corrected = beta == 1
 		}
 		if corrected {
-			budget -= 2 * (f.d - j) * (f.d - j)
+			budget -= 2 * (f.d - j) * (f.d - j) // rotations, and lower's solve
 		}
 		// While the ridge is being set (the first examples, or a change of
 		// the data's scale), go on within the budget.
@@ -227,7 +230,7 @@ func (f *covFactor) lower(j int, u, w []float64) {
 	d, l := f.d, f.l
 	clear(u)
 	u[j] = 1
-	n := forwardSolve(l, d, u) // u = L⁻¹e_j, n = ‖u‖²
+	n := forwardSolveFrom(l, d, u, j) // u = L⁻¹e_j, n = ‖u‖², O((d−j)²)
 	c := min((f.p[j]-f.rho[j])/f.s, (1-lowerRoom)/n)
 	if !(c > 0) {
 		return
