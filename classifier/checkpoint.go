@@ -17,9 +17,13 @@ import (
 // and C, CP, CN, Beta as f64. A member is its 12 running sums and rates
 // (f64), its two draw counts (u64), its random stream (20 bytes) and its
 // learner's state.
+//
+// Version 2 is version 1 with a u64 of option flags after Beta (bit 0:
+// LiteralVote); it is written only when a flag is set, so a model with
+// the default options writes version 1, as before the flags existed.
 const (
 	checkpointMagic   = "ICTALCLF"
-	checkpointVersion = 1
+	checkpointVersion = 2
 	memberFixedLen    = 12*8 + 2*8 + streamEncodedLen
 	maxNameLen        = 64
 )
@@ -27,6 +31,9 @@ const (
 // ErrVersion is wrapped by Load's error for a checkpoint written by a
 // newer, incompatible version of ictal.
 var ErrVersion = errors.New("classifier: unsupported checkpoint version")
+
+// Option flags of a version 2 checkpoint.
+const flagLiteralVote = 1 << 0
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -59,9 +66,18 @@ func (e *ensemble) MarshalBinary() ([]byte, error) {
 	if e.mem != nil {
 		size += e.mem.encodedLen()
 	}
+	var flags uint64
+	if c.LiteralVote {
+		flags |= flagLiteralVote
+	}
+	version := uint64(1)
+	if flags != 0 {
+		version = 2
+		size += 8
+	}
 	b := make([]byte, 0, size)
 	b = append(b, checkpointMagic...)
-	b = appendU64(b, checkpointVersion)
+	b = appendU64(b, version)
 	b = appendString(b, c.Algorithm)
 	b = appendString(b, c.Learner)
 	for _, v := range []int{c.Features, c.Members, c.Neighbors, c.Memory} {
@@ -69,6 +85,9 @@ func (e *ensemble) MarshalBinary() ([]byte, error) {
 	}
 	b = appendU64(b, c.Seed)
 	b = appendF64s(b, []float64{c.C, c.CP, c.CN, c.Beta})
+	if version == 2 {
+		b = appendU64(b, flags)
+	}
 	b = appendU64(b, e.examples)
 	b = appendF64(b, e.nPos)
 	b = appendF64(b, e.nNeg)
@@ -107,8 +126,9 @@ func Load(data []byte) (Model, error) {
 		return nil, fmt.Errorf("%w: checksum %08x, stored %08x (truncated or damaged)", ErrCorrupt, got, want)
 	}
 	d := &decoder{buf: body, off: len(checkpointMagic)}
-	if v := d.u64("version"); v != checkpointVersion {
-		return nil, fmt.Errorf("%w: version %d (this build reads %d)", ErrVersion, v, checkpointVersion)
+	version := d.u64("version")
+	if version != 1 && version != 2 {
+		return nil, fmt.Errorf("%w: version %d (this build reads 1 and %d)", ErrVersion, version, checkpointVersion)
 	}
 	var c Config
 	c.Algorithm = d.str("algorithm")
@@ -119,6 +139,15 @@ func Load(data []byte) (Model, error) {
 	}
 	c.Seed = d.u64("seed")
 	c.C, c.CP, c.CN, c.Beta = d.f64("C"), d.f64("CP"), d.f64("CN"), d.f64("Beta")
+	if version == 2 {
+		at := d.off
+		flags := d.u64("option flags")
+		if d.err == nil && (flags == 0 || flags&^flagLiteralVote != 0) {
+			d.off = at
+			d.fail(fmt.Sprintf("option flags %#x: want a known flag set (version 1 has none)", flags))
+		}
+		c.LiteralVote = flags&flagLiteralVote != 0
+	}
 	if d.err != nil {
 		return nil, d.err
 	}

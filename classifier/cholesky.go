@@ -68,30 +68,75 @@ func cholUpdate(l []float64, d int, x []float64, from int) {
 			continue // identity rotation
 		}
 		c0 := colStart(d, k)
-		lkk := l[c0]
-		var r float64
-		if m := max(math.Abs(lkk), math.Abs(xk)); m < hypotLimit && m > 1/hypotLimit {
-			r = math.Sqrt(float64(lkk*lkk) + float64(xk*xk))
-		} else {
-			r = hypot(lkk, xk)
-		}
-		// Rotation (c, s) with c = r/L_kk, s = x_k/L_kk. 1/L_kk runs in
-		// parallel with the square root; only 1/c waits for it.
-		inv := 1 / lkk
-		s := xk * inv
-		c := r * inv
-		ic := lkk / r
-		l[c0] = r
+		s, c, ic := rotation(l, c0, xk)
 		n := d - k - 1
 		col := l[c0+1 : c0+1+n]
 		xs := x[k+1 : k+1+n]
 		xs = xs[:len(col)] // bounds-check elimination hint
-		for i := range col {
-			li := (col[i] + float64(s*xs[i])) * ic
-			col[i] = li
-			xs[i] = float64(c*xs[i]) - float64(s*li)
+		if n < 2 || xs[0] == 0 {
+			for i := range col {
+				li := (col[i] + float64(s*xs[i])) * ic
+				col[i] = li
+				xs[i] = float64(c*xs[i]) - float64(s*li)
+			}
+			continue
+		}
+		// Two rotations per pass: apply k's to the top of column k+1 and
+		// to x_{k+1}, which gives rotation k+1, then both to the rest of
+		// the two columns, each element in the order of one rotation
+		// after the other (the same bits), loading and storing x once.
+		li := (col[0] + float64(s*xs[0])) * ic
+		col[0] = li
+		xk1 := float64(c*xs[0]) - float64(s*li)
+		xs[0] = xk1
+		if xk1 == 0 { // rotation k+1 is the identity, skipped
+			for i := 1; i < len(col); i++ {
+				li := (col[i] + float64(s*xs[i])) * ic
+				col[i] = li
+				xs[i] = float64(c*xs[i]) - float64(s*li)
+			}
+			continue
+		}
+		c1 := c0 + d - k // top of column k+1
+		s1, cc1, ic1 := rotation(l, c1, xk1)
+		k++
+		m := n - 1
+		colA := col[1 : 1+m]
+		colB := l[c1+1 : c1+1+m]
+		xr := xs[1 : 1+m]
+		colB = colB[:len(colA)]
+		xr = xr[:len(colA)]
+		for i := range colA {
+			xi := xr[i]
+			a := (colA[i] + float64(s*xi)) * ic
+			colA[i] = a
+			xi = float64(c*xi) - float64(s*a)
+			b := (colB[i] + float64(s1*xi)) * ic1
+			colB[i] = b
+			xr[i] = float64(cc1*xi) - float64(s1*b)
 		}
 	}
+}
+
+// rotation sets the new diagonal l[c0] = √(L_kk² + x_k²) of the rotation
+// that takes x_k into column k and returns its s = x_k/L_kk, c = r/L_kk
+// and 1/c = L_kk/r.
+func rotation(l []float64, c0 int, xk float64) (s, c, ic float64) {
+	lkk := l[c0]
+	var r float64
+	if m := max(math.Abs(lkk), math.Abs(xk)); m < hypotLimit && m > 1/hypotLimit {
+		r = math.Sqrt(float64(lkk*lkk) + float64(xk*xk))
+	} else {
+		r = hypot(lkk, xk)
+	}
+	// Rotation (c, s) with c = r/L_kk, s = x_k/L_kk. 1/L_kk runs in
+	// parallel with the square root; only 1/c waits for it.
+	inv := 1 / lkk
+	s = xk * inv
+	c = r * inv
+	ic = lkk / r
+	l[c0] = r
+	return s, c, ic
 }
 
 // cholScale multiplies every entry of the factor by f (the factor of f²·A).
@@ -103,10 +148,17 @@ func cholScale(l []float64, f float64) {
 
 // forwardSolve overwrites z with L⁻¹·z and returns ‖L⁻¹·z‖².
 func forwardSolve(l []float64, d int, z []float64) float64 {
+	return forwardSolveFrom(l, d, z, 0)
+}
+
+// forwardSolveFrom is forwardSolve for a z whose entries before index from
+// are zero (so are those of L⁻¹·z): it starts at column from, in
+// O((d−from)²), with the bits of the whole solve.
+func forwardSolveFrom(l []float64, d int, z []float64, from int) float64 {
 	z = z[:d]
 	var sum float64
-	c0 := 0
-	for k := 0; k < d; k++ {
+	c0 := colStart(d, from)
+	for k := from; k < d; k++ {
 		zk := z[k] / l[c0]
 		z[k] = zk
 		sum += float64(zk * zk)
@@ -118,6 +170,57 @@ func forwardSolve(l []float64, d int, z []float64) float64 {
 			zs[i] -= float64(lik * zk)
 		}
 		c0 += d - k
+	}
+	return sum
+}
+
+// diagRecip fills inv with 1/L_kk, for forwardSolveRecip.
+func diagRecip(inv, l []float64, d int) {
+	inv = inv[:d]
+	c0 := 0
+	for k := range inv {
+		inv[k] = 1 / l[c0]
+		c0 += d - k
+	}
+}
+
+// forwardSolveRecip is forwardSolve with the diagonal's reciprocals inv
+// (diagRecip) precomputed: each step multiplies by 1/L_kk instead of
+// dividing by L_kk, taking the division's latency off the chain from one
+// column to the next. The results may differ from forwardSolve's in the
+// last bits.
+func forwardSolveRecip(l, inv []float64, d int, z []float64) float64 {
+	z = z[:d]
+	inv = inv[:d]
+	var sum float64
+	c0 := 0
+	k := 0
+	// Two columns at a time: each z_i is loaded and stored once per pair,
+	// and loses the two products in the same order as one column at a
+	// time (the same bits).
+	for ; k+1 < d; k += 2 {
+		c1 := c0 + d - k // top of column k+1
+		zk := z[k] * inv[k]
+		z[k] = zk
+		sum += float64(zk * zk)
+		zk1 := (z[k+1] - float64(l[c0+1]*zk)) * inv[k+1]
+		z[k+1] = zk1
+		sum += float64(zk1 * zk1)
+		n := d - k - 2
+		col0 := l[c0+2 : c0+2+n]
+		col1 := l[c1+1 : c1+1+n]
+		zs := z[k+2 : k+2+n]
+		col0 = col0[:len(zs)]
+		col1 = col1[:len(zs)]
+		for i := range zs {
+			zs[i] = zs[i] - float64(col0[i]*zk) - float64(col1[i]*zk1)
+		}
+		c0 = c1 + d - k - 1
+	}
+	if k < d {
+		zk := z[k] * inv[k]
+		z[k] = zk
+		sum += float64(zk * zk)
 	}
 	return sum
 }
@@ -237,6 +340,9 @@ func (a *logSum) parts() (m float64, e int64, extra float64) {
 	return a.m, a.e, a.extra
 }
 
+// logProdBlock is the number of terms logProd multiplies between folds.
+const logProdBlock = 512
+
 // logProd returns Σ log v_i as log(m) + e·ln 2 + extra with m in [1, 2),
 // like logSum but faster on a slice: two independent mantissa products
 // halve the multiply latency chain, and the exponents of a block of up to
@@ -245,7 +351,7 @@ func (a *logSum) parts() (m float64, e int64, extra float64) {
 func logProd(v []float64) (m float64, e int64, extra float64) {
 	m = 1
 	for len(v) > 0 {
-		blk := v[:min(len(v), 512)]
+		blk := v[:min(len(v), logProdBlock)]
 		v = v[len(blk):]
 		m0, m1 := 1.0, 1.0
 		var eb uint64

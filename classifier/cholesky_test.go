@@ -272,9 +272,20 @@ func TestSolvesMatchGonum(t *testing.T) {
 				t.Fatal(err)
 			}
 			quad := mat.Dot(mat.NewVecDense(d, b), &want)
+			inv := make([]float64, d)
+			diagRecip(inv, l, d)
+			zr := append([]float64(nil), b...)
+			if got := forwardSolveRecip(l, inv, d, zr); lrnRelErr(got, quad, quad) > 1e-12 {
+				t.Errorf("‖L⁻¹b‖² with reciprocals = %v, want %v", got, quad)
+			}
 			z := append([]float64(nil), b...)
 			if got := forwardSolve(l, d, z); lrnRelErr(got, quad, quad) > 1e-12 {
 				t.Errorf("‖L⁻¹b‖² = %v, want %v", got, quad)
+			}
+			for j := range z {
+				if e := lrnRelErr(zr[j], z[j], lrnMaxAbs(z)); e > 1e-13 {
+					t.Errorf("L⁻¹b[%d] with reciprocals = %v, by division %v", j, zr[j], z[j])
+				}
 			}
 			backSolveT(l, d, z)
 			for j := range z {
@@ -366,5 +377,60 @@ func TestLogSum(t *testing.T) {
 	ls.add(0)
 	if v := ls.value(); !math.IsInf(v, -1) {
 		t.Errorf("log 0 = %v, want -Inf", v)
+	}
+}
+
+// TestCholUpdatePairsSameBits checks that cholUpdate, which applies two
+// rotations per pass over x, gives the bits of one rotation per pass
+// (cholUpdateRef), including where x has zeros that skip a rotation.
+func TestCholUpdatePairsSameBits(t *testing.T) {
+	for _, d := range []int{1, 2, 3, 8, 37} {
+		rng := rand.New(rand.NewPCG(uint64(d), 21))
+		a := lrnSPD(rng, d, 50)
+		var c mat.Cholesky
+		c.Factorize(a)
+		l1 := lrnPacked(&c, d)
+		l2 := append([]float64(nil), l1...)
+		for trial := 0; trial < 20; trial++ {
+			x := make([]float64, d)
+			for j := range x {
+				if rng.IntN(4) != 0 {
+					x[j] = rng.NormFloat64()
+				}
+			}
+			from := 0
+			if trial%5 == 4 {
+				from = rng.IntN(d)
+				clear(x[:from])
+			}
+			y := append([]float64(nil), x...)
+			cholUpdate(l1, d, x, from)
+			cholUpdateRef(l2, d, y, from)
+			for i := range l1 {
+				if math.Float64bits(l1[i]) != math.Float64bits(l2[i]) {
+					t.Fatalf("d=%d trial %d: entry %d = %v, one rotation per pass %v", d, trial, i, l1[i], l2[i])
+				}
+			}
+		}
+	}
+}
+
+// cholUpdateRef is cholUpdate with one rotation per pass over x.
+func cholUpdateRef(l []float64, d int, x []float64, from int) {
+	for k := from; k < d; k++ {
+		xk := x[k]
+		if xk == 0 {
+			continue
+		}
+		c0 := colStart(d, k)
+		s, c, ic := rotation(l, c0, xk)
+		n := d - k - 1
+		col := l[c0+1 : c0+1+n]
+		xs := x[k+1 : k+1+n]
+		for i := range col {
+			li := (col[i] + float64(s*xs[i])) * ic
+			col[i] = li
+			xs[i] = float64(c*xs[i]) - float64(s*li)
+		}
 	}
 }

@@ -80,8 +80,12 @@ const (
 	// measures 0.5 to 2 ns per unit on one core of the development
 	// machine (the worst valid Learns it found took 35 to 37 ms, 71 ms on
 	// a machine shared with other jobs: SBO1 of 1024 nb members, or of qda
-	// at d = 345, whose synthetic draws hit the cap): 2²⁶ units make a
-	// worst Learn of at most about 0.25 s there and
+	// at d = 345, whose synthetic draws hit the cap; early in a stream,
+	// while LDA's and QDA's ridges are set from the data's spread, a Learn
+	// may also spend up to one factor's work per member on them: 60 qda
+	// members at d = 1024 then took 63 to 70 ms, 1.0 to 1.1 ns per unit,
+	// on the shared machine): 2²⁶ units make a worst Learn of at most
+	// about 0.25 s there and
 	// under a second on the ARM boards, so a pipeline checks for SIGTERM
 	// between windows in time to write its checkpoint before systemd's
 	// stop timeout. The paper's settings (M = 10, d up to a few hundred,
@@ -138,6 +142,12 @@ type Config struct {
 	Neighbors int    // SMOTE k, 1..MaxNeighbors
 	Memory    int    // capacity of the online SMOTE positive memory, 2..MaxMemory
 	Seed      uint64 // seed of every random stream of the model
+	// LiteralVote makes a boosting member whose error ε exceeds 0.5 vote
+	// for the class it does not predict, with weight log(ε/(1−ε)), as the
+	// paper's output argmax_y Σ α_m I(h_m(x) = y) with α_m = log((1−ε)/ε)
+	// literally does. By default (false) such a member abstains (weight
+	// 0): see voteWeight and the package comment.
+	LiteralVote bool
 }
 
 // algo identifies an algorithm family member.

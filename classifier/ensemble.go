@@ -56,6 +56,14 @@ type ensemble struct {
 	memoVersion []uint64
 	memoValid   bool
 	memoHit     bool // set by Learn: x equals memoX
+
+	// Boosting vote weights α_m (voteWeight), computed by Score when it
+	// needs them and kept until the next Learn changes the members' sums:
+	// at most once per Learn, however many windows are scored in between.
+	alpha   []float64
+	alphaOK bool
+	// alphaRuns counts the computations of every α_m (for tests).
+	alphaRuns uint64
 }
 
 // newEnsemble builds an ensemble whose members come from mk. Member m
@@ -69,6 +77,7 @@ func newEnsemble(cfg Config, a algo, ns bool, mk func(m int) learner) *ensemble 
 	e.memoX = make([]float64, cfg.Features)
 	e.memoPred = make([]bool, cfg.Members)
 	e.memoVersion = make([]uint64, cfg.Members)
+	e.alpha = make([]float64, cfg.Members)
 	for m := range e.members {
 		e.members[m].h = mk(m)
 		e.members[m].rng = newStream(cfg.Seed, uint64(m)+1)
@@ -121,6 +130,7 @@ func (e *ensemble) Learn(x []float64, positive bool) error {
 		e.learnSMOTEBoost(x, positive)
 	}
 	e.memoHit = false
+	e.alphaOK = false
 	return nil
 }
 
@@ -186,7 +196,10 @@ const epsMin = 1e-6
 // [epsMin, 1-epsMin]. A member whose error is 0.5 or worse, or that has no
 // error estimate yet, gets weight 0: it abstains rather than voting for the
 // opposite class. It keeps learning, so it can come back once its error
-// falls below 0.5 (Section 7).
+// falls below 0.5 (Section 7). With Config.LiteralVote such a member gets
+// the paper's negative weight log((1−ε)/ε), ε clamped to 1−epsMin.
+// Score counts a negative weight as a vote of |α| for the class the
+// member does not predict.
 func (e *ensemble) voteWeight(mb *member) float64 {
 	var wrong, total float64
 	switch e.alg {
@@ -202,7 +215,12 @@ func (e *ensemble) voteWeight(mb *member) float64 {
 	}
 	eps := wrong / total
 	if eps >= 0.5 {
-		return 0
+		if !e.cfg.LiteralVote || eps == 0.5 {
+			return 0
+		}
+		// The paper's vote: log((1−ε)/ε) < 0, for the other class.
+		eps = min(eps, 1-epsMin)
+		return detmath.Log((1 - eps) / eps)
 	}
 	if eps < epsMin {
 		eps = epsMin
@@ -215,6 +233,13 @@ func (e *ensemble) voteWeight(mb *member) float64 {
 // Σ α_m h_m(x) / Σ α_m over the members with α_m > 0. While no member has a
 // positive weight (at the very start of a stream) a boosting ensemble
 // falls back to the unweighted vote.
+//
+// When the members agree the score is 0 or 1 whatever the weights (the
+// weighted sums over all members and over those voting positive are then
+// the same sum), and Score does not compute them. With
+// Config.LiteralVote a member with ε > 0.5 votes |α_m| for the class it
+// does not predict, so Score = Σ_m |α_m|·[vote_m = +] / Σ_m |α_m|, whose
+// decision at 0.5 is the paper's argmax.
 func (e *ensemble) Score(x []float64) (float64, error) {
 	if err := checkInput(x, e.cfg.Features); err != nil {
 		return 0, err
@@ -230,16 +255,42 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 	}
 	copy(e.memoX, x)
 	e.memoValid = true
-	var sum, plain float64
+	npos := 0
 	for m := range e.members {
 		mb := &e.members[m]
 		p := mb.h.predict(x)
 		e.memoPred[m], e.memoVersion[m] = p, mb.version
-		a := e.voteWeight(mb)
+		if p {
+			npos++
+		}
+	}
+	if !e.cfg.LiteralVote { // weights ≥ 0: a unanimous vote is 0 or 1
+		switch npos {
+		case 0:
+			return 0, nil
+		case len(e.members):
+			return 1, nil
+		}
+	}
+	if !e.alphaOK {
+		for m := range e.members {
+			e.alpha[m] = e.voteWeight(&e.members[m])
+		}
+		e.alphaOK = true
+		e.alphaRuns++
+	}
+	var sum, plain float64
+	for m, a := range e.alpha {
+		p := e.memoPred[m]
+		if p {
+			plain++
+		}
+		if a < 0 { // LiteralVote: |α| for the other class
+			a, p = -a, !p
+		}
 		sum += a
 		if p {
 			votes += a
-			plain++
 		}
 	}
 	if sum > 0 {

@@ -7,11 +7,17 @@ import (
 	"github.com/ictal/ictal/internal/detmath"
 )
 
-// Ridge of LDA and QDA (see covPrior and covFactor).
+// Ridge of LDA and QDA (see covPrior, varPrior and covFactor).
 const (
-	ridgeRel = 1e-6  // relative to the square of each feature's first value
-	ridgeCls = 1e-12 // relative to the mean square of the first example
+	ridgeRel = 1e-6  // relative to each feature's variance (provisionally: its first value squared)
+	ridgeCls = 1e-12 // provisionally, relative to the first example's mean square
 	ridgeAbs = 1e-100
+	// lowerRoom is the least share of the factor's room along a
+	// coordinate that a downdate of its prior leaves (see lower).
+	lowerRoom = 1e-6
+	// ridgeSlack is how far, as a factor, a prior mass may stray from its
+	// ridge before refill corrects it (see covFactor).
+	ridgeSlack = 4
 	// renormBelow is the lazy scale under which a factor is renormalised.
 	renormBelow = 1e-100
 	// priorDecayMin bounds how far a prior mass may decay between two
@@ -19,20 +25,16 @@ const (
 	priorDecayMin = 1e-12
 )
 
-// covPrior sets the prior pseudo-scatter diag(ρ) of a covariance estimate
-// from the first example x it sees:
+// covPrior sets the provisional prior pseudo-scatter diag(ρ) of a
+// covariance estimate from the first example x it sees:
 //
 //	ρ_j = 1e-6·x_j² + 1e-12·(1/d)Σ_k x_k² + 1e-100.
 //
-// A fixed ridge (say 1e-6) cannot suit features measured on scales from
-// 1e-8 to 1e8: it swamps the first and is lost in the rounding of the
-// second. The first example is the only scale known before the data, so
-// the ridge is taken relative to each feature's own magnitude there
-// (invariant to rescaling any feature); the second term covers a feature
-// that happened to be 0, at a scale too small to swamp any other feature;
-// the third only an all-zero first example. Σ = (S + diag(ρ))/T is then
-// positive definite from the first example on, with a shrinkage of ρ_j/T
-// that fades as data accumulate.
+// One example has no spread, so its magnitude is the only scale known; it
+// keeps the first rotations of the factor well conditioned. It depends on
+// the data's position, though (a feature offset by 1e4 would get a ridge
+// of 100 where its variance is 1), so covFactor.refill replaces it by
+// varPrior's as soon as the data vary.
 func covPrior(rho, x []float64) {
 	var q float64
 	for _, v := range x {
@@ -44,6 +46,21 @@ func covPrior(rho, x []float64) {
 	}
 }
 
+// varPrior returns the ridge of a feature of variance v:
+//
+//	ρ_j = 1e-6·v_j + 1e-100.
+//
+// A fixed ridge (say 1e-6) cannot suit features measured on scales from
+// 1e-8 to 1e8: it swamps the first and is lost in the rounding of the
+// second. Relative to each feature's own variance, the ridge is invariant
+// to rescaling and to shifting any feature. A feature that has not varied
+// keeps the provisional ridge of covPrior. Σ = (S + diag(ρ))/T is
+// positive definite, with a shrinkage of ρ_j/T that fades as data
+// accumulate.
+func varPrior(v float64) float64 {
+	return float64(ridgeRel*v) + ridgeAbs
+}
+
 // covFactor is the lower Cholesky factor of a scatter plus prior,
 //
 //	A = S + diag(p) = s·L·Lᵀ,
@@ -51,12 +68,21 @@ func covPrior(rho, x []float64) {
 // with a lazy scale s so that forgetting (A ← β·A) is s ← β·s, O(1), and a
 // rank-one update by v becomes one of L by v/√s; L is renormalised (L ←
 // √s·L, s ← 1) when s falls below 1e-100. The prior mass p starts at the
-// ridge ρ (covPrior) and decays with the data; with β < 1 refill restores
-// coordinates round-robin to ρ_j by rank-one updates along e_j, so A stays
-// positive definite however degenerate the data (without it, thousands of
-// identical points would drive A to 0 along every direction). With β = 1
-// nothing decays, nothing is refilled, and the prior stays ρ (the learner
-// is then lossless).
+// provisional ridge of covPrior (from the first example) and follows the
+// ridge ρ of varPrior, 1e-6 of each feature's variance S_jj/T: refill
+// visits the coordinates round-robin, sets ρ_j from the factor's diagonal
+// and raises p_j by a rank-one update along e_j when it has fallen short
+// of ρ_j (with β < 1, where p decays with the data: at every visit; with β
+// = 1: when below ρ_j/4), and lowers it by a rank-one downdate when above
+// 4ρ_j (the provisional ridge of a feature far from 0, as soon as the data
+// vary; see lower). Each is O(d²); after perCall visits a call goes on
+// to the next coordinate only while the last one needed such a
+// correction, within d² units of work, so a call stays O(d²)
+// and the ridge is set within a few calls of the data's first spread. So
+// A stays positive definite however degenerate the data (without the
+// refills, thousands of identical points under forgetting would drive A
+// to 0 along every direction), and its prior tracks the data's spread,
+// never their position.
 //
 // One coordinate per call lets a mass decay by β^(d−1) before its next
 // refill: 0.02 for β = 0.9 and d = 36, but 1e-210 for β = 1e-6, where the
@@ -71,20 +97,22 @@ type covFactor struct {
 	s       float64   // lazy scale
 	next    int       // coordinate refilled next
 	perCall int       // coordinates refilled per call
-	rho     []float64 // prior mass restored per coordinate (covPrior)
+	rho     []float64 // ridge per coordinate (covPrior, then varPrior at its visits)
 	p       []float64 // current prior mass per coordinate (true units)
 	l       []float64 // packed factor (see cholesky.go)
+	w       []float64 // scratch of lower (2d)
 }
 
 func newCovFactor(d int, beta float64) covFactor {
-	buf := make([]float64, 2*d+packedLen(d))
+	buf := make([]float64, 4*d+packedLen(d))
 	return covFactor{
 		d:       d,
 		perCall: refillsPerCall(d, beta),
 		s:       1,
 		rho:     buf[:d:d],
 		p:       buf[d : 2*d : 2*d],
-		l:       buf[2*d:],
+		w:       buf[2*d : 4*d : 4*d],
+		l:       buf[4*d:],
 	}
 }
 
@@ -130,22 +158,117 @@ func refillsPerCall(d int, beta float64) int {
 	return min((d+gap-1)/gap, d)
 }
 
-// refill restores the prior mass of the next perCall coordinates j to ρ_j
-// (never lowering one: no downdates); u is scratch.
-func (f *covFactor) refill(u []float64) {
-	for range f.perCall {
+// refill visits the next perCall coordinates j: it sets ρ_j from the
+// variance S_jj/t, S_jj = s·(L·Lᵀ)_jj − p_j, and corrects p_j (see
+// covFactor). t is the scatter's weight, beta the forgetting factor; u is
+// scratch.
+func (f *covFactor) refill(u []float64, t, beta float64) {
+	// Work of the visits (a row of L each) and corrections (rotations
+	// and solves from j), at most one factor's worth beyond perCall.
+	budget := f.d * f.d
+	for n := 0; n < f.d; n++ {
 		j := f.next
-		if add := f.rho[j] - f.p[j]; add > 0 {
-			clear(u)
-			u[j] = math.Sqrt(add / f.s)
-			cholUpdate(f.l, f.d, u, j)
-			f.p[j] = f.rho[j]
-		}
 		f.next++
 		if f.next == f.d {
 			f.next = 0
 		}
+		corrected := false
+		// A spread below 1e-9 of the diagonal is rounding (or none): the
+		// ridge is kept as it is (the provisional one, if no spread yet).
+		ajj := float64(f.s * rowNorm2(f.l, f.d, j))
+		budget -= j + 1
+		if sjj := ajj - f.p[j]; sjj > 1e-9*ajj {
+			f.rho[j] = varPrior(sjj / t)
+			if f.p[j] > ridgeSlack*f.rho[j] {
+				f.lower(j, u, f.w)
+				corrected = true
+			}
+		}
+		if add := f.rho[j] - f.p[j]; !corrected && add > 0 && (beta != 1 || ridgeSlack*f.p[j] < f.rho[j]) {
+			// A routine refill under forgetting is no correction (every
+			// mass has decayed since its last visit): only a ridge that
+			// has outgrown the mass without forgetting is.
+			clear(u)
+			u[j] = math.Sqrt(add / f.s)
+			cholUpdate(f.l, f.d, u, j)
+			f.p[j] = f.rho[j]
+			corrected = beta == 1
+		}
+		if corrected {
+			budget -= 2 * (f.d - j) * (f.d - j) // rotations, and lower's solve
+		}
+		// While the ridge is being set (the first examples, or a change of
+		// the data's scale), go on within the budget.
+		if n+1 >= f.perCall && (!corrected || budget <= 0) {
+			return
+		}
 	}
+}
+
+// rowNorm2 returns Σ_k L_jk², the diagonal entry j of L·Lᵀ.
+func rowNorm2(l []float64, d, j int) float64 {
+	var sum float64
+	c := j // L_j0
+	for k := 0; k <= j; k++ {
+		v := l[c]
+		sum += float64(v * v)
+		c += d - k - 1
+	}
+	return sum
+}
+
+// lower removes mass from the prior of coordinate j, towards ρ_j, by a
+// rank-one downdate of the factor along e_j (A ← A − c·e_j·e_jᵀ, LINPACK's
+// dchdd), O((d−j)²): with a = L⁻¹e_j, the downdate by c leaves
+// 1 − c·‖a‖² of the factor's "room" along e_j (the variance of
+// coordinate j given the ones before it), and c is cut so that at least
+// 1e-6 of it is left. So a downdate loses at most about six digits of the
+// factor's sixteen, and a prior far above its ridge comes down by a factor
+// of at least 1e6 per visit (a provisional ridge of 100 for a feature of
+// variance 1 is gone in two visits). u and w are scratch (w: 2d).
+func (f *covFactor) lower(j int, u, w []float64) {
+	d, l := f.d, f.l
+	clear(u)
+	u[j] = 1
+	n := forwardSolveFrom(l, d, u, j) // u = L⁻¹e_j, n = ‖u‖², O((d−j)²)
+	c := min((f.p[j]-f.rho[j])/f.s, (1-lowerRoom)/n)
+	if !(c > 0) {
+		return
+	}
+	g := math.Sqrt(c)
+	alpha := math.Sqrt(1 - float64(c*n)) // float64(…): never fused (see cholesky.go)
+	cs, sn := w[:d], w[d:2*d]
+	for i := d - 1; i >= j; i-- {
+		ai := u[i] * g
+		scale := alpha + math.Abs(ai)
+		a, b := alpha/scale, ai/scale
+		norm := math.Sqrt(float64(a*a) + float64(b*b))
+		cs[i], sn[i] = a/norm, b/norm
+		alpha = scale * norm
+	}
+	// Row r of L is column r of LINPACK's R = Lᵀ.
+	for r := j; r < d; r++ {
+		var xx float64
+		for i := r; i >= j; i-- {
+			k := colStart(d, i) + r - i
+			lri := l[k]
+			t := float64(cs[i]*xx) + float64(sn[i]*lri)
+			l[k] = float64(cs[i]*lri) - float64(sn[i]*xx)
+			xx = t
+		}
+	}
+	// The rotations may leave a diagonal negative; L·D·(L·D)ᵀ = L·Lᵀ for
+	// D = diag(±1), so such a column changes sign.
+	for i := j; i < d; i++ {
+		ci := colStart(d, i)
+		if l[ci] < 0 {
+			col := l[ci : ci+d-i]
+			for k := range col {
+				col[k] = -col[k]
+			}
+		}
+	}
+	f.p[j] -= float64(c * f.s)
 }
 
 // reset forgets everything, prior included.
@@ -247,13 +370,13 @@ func allZero(v []float64) bool {
 //
 //	Σ = (S + diag(p)) / T,
 //
-// with the prior diag(p) of covFactor (the ridge ρ of covPrior, decayed
-// with the scatter and refilled to ρ under forgetting). ML rather than the
+// with the prior diag(p) of covFactor (following the ridge ρ of varPrior,
+// 1e-6 of each feature's pooled within-class variance). ML rather than the
 // unbiased (T − 2) denominator: the weights are Poisson draws and decayed
 // sums, not counts, so the "n − 2" correction has no clean meaning (below 2
 // units of weight it would even turn Σ negative), and the two agree as
 // data accumulate. Σ is held as the factor of S + diag(p), updated by one
-// rank-one update per call (plus the refills with β < 1), O(d²).
+// rank-one update per call (plus the prior's corrections), O(d²).
 //
 // The log-odds are linear in x:
 //
@@ -327,9 +450,7 @@ func (l *lda) learn(x []float64, positive bool, w float64) {
 		}
 		l.f.add(u, math.Sqrt(w*(t/t1)))
 	}
-	if l.beta != 1 {
-		l.f.refill(l.u)
-	}
+	l.f.refill(l.u, l.tp, l.beta)
 	l.dirty = true
 }
 

@@ -423,3 +423,106 @@ func TestScoreMemoChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreVoteWeightsOncePerLearn checks that the boosting vote weights
+// are computed at most once between two Learns, however many times the
+// model is scored, and not at all while the members agree.
+func TestScoreVoteWeightsOncePerLearn(t *testing.T) {
+	for _, alg := range []string{"AC2", "CSB2", "RUS1", "SBO3", "OzaBoost"} {
+		m, err := New(Config{Algorithm: alg, Learner: "nb", Features: 4, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := m.(*ensemble)
+		s := newTestStream(2, 4, 0.3, 1)
+		x := make([]float64, 4)
+		for i := 0; i < 300; i++ {
+			y := s.next(x)
+			before := e.alphaRuns
+			var mixed bool
+			for range 3 {
+				if _, err := m.Score(x); err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for _, p := range e.memoPred {
+					if p {
+						n++
+					}
+				}
+				mixed = mixed || (n > 0 && n < len(e.memoPred))
+			}
+			runs := e.alphaRuns - before
+			if runs > 1 || (runs == 1) != mixed {
+				t.Fatalf("%s example %d: vote weights computed %d times over 3 Scores (members split: %v), want once exactly when split", alg, i, runs, mixed)
+			}
+			if err := m.Learn(x, y); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestCheckpointLiteralVote checks that Config.LiteralVote survives a
+// checkpoint (version 2, with an option flag), that a model with the
+// default vote still writes version 1, and that flipping the flag's word
+// to an unknown value or to 0 is refused.
+func TestCheckpointLiteralVote(t *testing.T) {
+	for _, literal := range []bool{false, true} {
+		cfg := Config{Algorithm: "RUS3", Features: 3, Members: 3, Seed: 4, LiteralVote: literal}
+		a, _ := New(cfg)
+		run(t, a, newTestStream(3, 3, 0.3, 1), 100)
+		cp, _ := a.MarshalBinary()
+		want := uint64(1)
+		if literal {
+			want = 2
+		}
+		if v := binary.LittleEndian.Uint64(cp[len(checkpointMagic):]); v != want {
+			t.Errorf("LiteralVote %v: version %d, want %d", literal, v, want)
+		}
+		b, err := Load(cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Config() != a.Config() {
+			t.Fatalf("config %+v, want %+v", b.Config(), a.Config())
+		}
+		ra := run(t, a, newTestStream(9, 3, 0.3, 1), 100)
+		rb := run(t, b, newTestStream(9, 3, 0.3, 1), 100)
+		for i := range ra {
+			if math.Float64bits(ra[i]) != math.Float64bits(rb[i]) {
+				t.Fatalf("LiteralVote %v, example %d after restore: %v, never-stopped model %v", literal, i, rb[i], ra[i])
+			}
+		}
+		if !literal {
+			continue
+		}
+		// The flags word follows the four costs, after the seed.
+		at := len(checkpointMagic) + 8 + 2*8 + len(cfg.Algorithm) + len("nb") + 5*8 + 4*8
+		for _, flags := range []uint64{0, 2} {
+			bad := bytes.Clone(cp)
+			binary.LittleEndian.PutUint64(bad[at:], flags)
+			body := bad[:len(bad)-4]
+			binary.LittleEndian.PutUint32(bad[len(body):], crc32.Checksum(body, castagnoli))
+			if _, err := Load(bad); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("flags %#x: %v, want ErrCorrupt", flags, err)
+			}
+		}
+	}
+}
+
+// TestCheckInputEdges pins checkInput's one-subtraction test (v − v ≠ 0)
+// at the edges of the finite range: the largest and the smallest
+// magnitudes pass, NaN and both infinities fail.
+func TestCheckInputEdges(t *testing.T) {
+	for _, v := range []float64{math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 0, math.Copysign(0, -1)} {
+		if err := checkInput([]float64{v}, 1); err != nil {
+			t.Errorf("%g: %v", v, err)
+		}
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if err := checkInput([]float64{1, v}, 2); !errors.Is(err, ErrInput) {
+			t.Errorf("%g: %v, want ErrInput", v, err)
+		}
+	}
+}

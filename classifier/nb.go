@@ -75,7 +75,9 @@ const (
 //
 // Predict costs one pass over the features: per class ½/u_j and their
 // product (as mantissa and exponent, see logProd) are cached and
-// recomputed only for the class whose statistics changed; the constant
+// recomputed only for the class whose statistics changed, from the
+// second moments μ_cj² + v_cj and their maximum that learn computes in its
+// own pass over the class (one pass of divisions is left); the constant
 // log W+ − log W− − ½Σ log u+j + ½Σ log u−j then takes one detmath.Log.
 // Products feeding sums are rounded explicitly (see cholesky.go), so the
 // state and the log-odds are the same bits on every architecture. An nb is
@@ -94,6 +96,11 @@ type nb struct {
 	pe    [2]int64
 	px    [2]float64
 	dirty [2]bool // the class's caches are stale
+	// When sready[c], half[c] holds not ½/u_cj but the second moments
+	// μ_cj² + v_cj, and m2max[c] their maximum: learn computes them in its
+	// pass over the class, and refresh turns them into ½/u_cj in one pass.
+	sready [2]bool
+	m2max  [2]float64
 
 	c0   float64 // cache: constant()
 	c0ok bool    // c0 is current
@@ -125,18 +132,34 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 	n.t[c] = t1
 	mu, v := n.mu[c], n.v[c]
 	x = x[:len(mu)]
+	sm := n.half[c][:len(mu)]
+	var m2max float64
 	if t == 0 {
 		copy(mu, x)
 		clear(v)
+		for j, m := range mu {
+			s := float64(m * m)
+			sm[j] = s
+			m2max = max(m2max, s)
+		}
 	} else {
 		a, r := w/t1, t/t1
 		v = v[:len(mu)]
 		for j, xj := range x {
 			dl := xj - mu[j]
-			mu[j] += float64(a * dl)
-			v[j] = r * (v[j] + float64(a*dl*dl))
+			m := mu[j] + float64(a*dl)
+			mu[j] = m
+			vj := r * (v[j] + float64(a*dl*dl))
+			v[j] = vj
+			s := float64(m*m) + vj
+			sm[j] = s
+			if s > m2max {
+				m2max = s
+			}
 		}
 	}
+	n.m2max[c] = m2max
+	n.sready[c] = true
 	n.dirty[c] = true
 	n.c0ok = false
 }
@@ -146,22 +169,37 @@ func (n *nb) refresh(c int) {
 	mu, v, half := n.mu[c], n.v[c], n.half[c]
 	v = v[:len(mu)]
 	half = half[:len(mu)]
-	var m2max float64
-	for j, m := range mu {
-		if s := float64(m*m) + v[j]; s > m2max {
-			m2max = s
+	if !n.sready[c] {
+		var m2max float64
+		for j, m := range mu {
+			s := float64(m*m) + v[j]
+			half[j] = s
+			if s > m2max {
+				m2max = s
+			}
 		}
+		n.m2max[c] = m2max
 	}
-	base := float64(nbFloorCls*m2max) + nbFloorAbs
-	for j, m := range mu {
+	base := float64(nbFloorCls*n.m2max[c]) + nbFloorAbs
+	for j, s := range half {
 		vj := v[j]
-		if f := float64(nbFloorRel*(float64(m*m)+vj)) + base; vj < f {
+		if f := float64(nbFloorRel*s) + base; vj < f {
 			vj = f
 		}
 		half[j] = 0.5 / vj
 	}
 	n.pm[c], n.pe[c], n.px[c] = logProd(half)
 	n.dirty[c] = false
+	n.sready[c] = false
+}
+
+// frexp is math.Frexp with the common case, a normal number, inline.
+func frexp(x float64) (float64, int) {
+	b := math.Float64bits(x)
+	if e := int(b>>52) & 0x7ff; e != 0 && e != 0x7ff {
+		return math.Float64frombits(b&^(0x7ff<<52) | 1022<<52), e - 1022
+	}
+	return math.Frexp(x)
 }
 
 // constant returns log W+ − log W− − ½Σ_j log u+j + ½Σ_j log u−j
@@ -171,8 +209,8 @@ func (n *nb) refresh(c int) {
 // mantissas combined into a ratio in (0.35, 2.9) and the exponents summed
 // exactly.
 func (n *nb) constant() float64 {
-	wpm, wpe := math.Frexp(n.pw[clsPos])
-	wnm, wne := math.Frexp(n.pw[clsNeg])
+	wpm, wpe := frexp(n.pw[clsPos])
+	wnm, wne := frexp(n.pw[clsNeg])
 	r := wpm / wnm * math.Sqrt(n.pm[clsPos]/n.pm[clsNeg])
 	e := float64(wpe-wne) + float64(0.5*float64(n.pe[clsPos]-n.pe[clsNeg]))
 	return detmath.Log(r) + float64(e*math.Ln2) + float64(0.5*(n.px[clsPos]-n.px[clsNeg]))
@@ -192,9 +230,103 @@ func (n *nb) prepare() {
 	n.c0ok = true
 }
 
+// logOdds returns the log-odds of x, preparing the caches first. When
+// exactly one class's cache is stale (a member just trained on one
+// example, the common case), its refresh and the pass over x are one loop
+// (refreshOdds): the same bits as prepare followed by logOddsShared.
 func (n *nb) logOdds(x []float64) float64 {
+	if !n.c0ok && n.pw[clsPos] > 0 && n.pw[clsNeg] > 0 && n.dirty[clsPos] != n.dirty[clsNeg] {
+		c := clsNeg
+		if n.dirty[clsPos] {
+			c = clsPos
+		}
+		q := n.refreshOdds(c, x)
+		n.c0 = n.constant()
+		n.c0ok = true
+		return n.c0 + q
+	}
 	n.prepare()
 	return n.logOddsShared(x, nil)
+}
+
+// refreshOdds is refresh(c) fused with logOddsShared's pass over x (the
+// other class's cache being current): it returns the sum of the per
+// feature terms, accumulated exactly as logOddsShared does.
+func (n *nb) refreshOdds(c int, x []float64) float64 {
+	mu, v, half := n.mu[c], n.v[c], n.half[c]
+	v = v[:len(mu)]
+	half = half[:len(mu)]
+	if !n.sready[c] {
+		var m2max float64
+		for j, m := range mu {
+			s := float64(m*m) + v[j]
+			half[j] = s
+			if s > m2max {
+				m2max = s
+			}
+		}
+		n.m2max[c] = m2max
+	}
+	base := float64(nbFloorCls*n.m2max[c]) + nbFloorAbs
+	mp, hp := n.mu[clsPos], n.half[clsPos]
+	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
+	x = x[:len(mp)]
+	hp = hp[:len(mp)]
+	v = v[:len(mp)]
+	half = half[:len(mp)]
+	var q0, q1 float64
+	// logProd's mantissa products and exponent sum, for one block.
+	m0, m1 := 1.0, 1.0
+	var eb uint64
+	bad := false
+	j := 0
+	for ; j+1 < len(x); j += 2 {
+		v0, v1 := v[j], v[j+1]
+		if f := float64(nbFloorRel*half[j]) + base; v0 < f {
+			v0 = f
+		}
+		if f := float64(nbFloorRel*half[j+1]) + base; v1 < f {
+			v1 = f
+		}
+		h0, h1 := 0.5/v0, 0.5/v1
+		half[j], half[j+1] = h0, h1
+		b0, b1 := math.Float64bits(h0), math.Float64bits(h1)
+		e0, e1 := b0>>52, b1>>52
+		eb += e0 + e1
+		bad = bad || e0-1 >= 0x7fe || e1-1 >= 0x7fe
+		m0 *= math.Float64frombits(b0&f64MantMask | f64One)
+		m1 *= math.Float64frombits(b1&f64MantMask | f64One)
+		dp0, dn0 := x[j]-mp[j], x[j]-mn[j]
+		dp1, dn1 := x[j+1]-mp[j+1], x[j+1]-mn[j+1]
+		q0 += float64(dn0*dn0*hn[j]) - float64(dp0*dp0*hp[j])
+		q1 += float64(dn1*dn1*hn[j+1]) - float64(dp1*dp1*hp[j+1])
+	}
+	if j < len(x) {
+		vj := v[j]
+		if f := float64(nbFloorRel*half[j]) + base; vj < f {
+			vj = f
+		}
+		h0 := 0.5 / vj
+		half[j] = h0
+		b0 := math.Float64bits(h0)
+		eb += b0 >> 52
+		bad = bad || b0>>52-1 >= 0x7fe
+		m0 *= math.Float64frombits(b0&f64MantMask | f64One)
+		dp, dn := x[j]-mp[j], x[j]-mn[j]
+		q0 += float64(dn*dn*hn[j]) - float64(dp*dp*hp[j])
+	}
+	if bad || len(half) > logProdBlock {
+		n.pm[c], n.pe[c], n.px[c] = logProd(half)
+	} else {
+		// logProd's finish of its one block (the same bits).
+		e := int64(eb) - int64(len(half))*f64ExpBias
+		pb := math.Float64bits(1 * (m0 * m1))
+		e += int64(pb>>52) - f64ExpBias
+		n.pm[c], n.pe[c], n.px[c] = math.Float64frombits(pb&f64MantMask|f64One), e, 0
+	}
+	n.dirty[c] = false
+	n.sready[c] = false
+	return q0 + q1
 }
 
 func (n *nb) logOddsShared(x, _ []float64) float64 {
@@ -254,6 +386,7 @@ func (n *nb) decodeState(d *decoder) error {
 		}
 	}
 	n.dirty = [2]bool{true, true}
+	n.sready = [2]bool{}
 	n.c0ok = false
 	return d.err
 }
@@ -266,6 +399,7 @@ func (n *nb) reset() {
 		clear(n.mu[c])
 		clear(n.v[c])
 		n.dirty[c] = true
+		n.sready[c] = false
 	}
 	n.c0ok = false
 }

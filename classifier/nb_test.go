@@ -141,3 +141,86 @@ func TestNBCachedLogDeterminant(t *testing.T) {
 		t.Errorf("constant with a subnormal weight = %v, want %v", got, want)
 	}
 }
+
+// TestNBIncrementalCacheMatchesRebuild checks that the cache of the class
+// that learned, prepared from the second moments learn computed in its
+// pass, is bit for bit the cache rebuilt from the statistics alone (as
+// after a checkpoint is loaded), with and without forgetting.
+func TestNBIncrementalCacheMatchesRebuild(t *testing.T) {
+	for _, beta := range []float64{1, 0.9} {
+		rng := rand.New(rand.NewPCG(7, 8))
+		n := newNB(5, beta)
+		x := make([]float64, 5)
+		for i := 0; i < 200; i++ {
+			for j := range x {
+				x[j] = rng.NormFloat64() * float64(j+1) * 1e3
+			}
+			if i%7 == 3 {
+				x[2] = 0
+			}
+			c := i % 3 / 2
+			n.learn(x, c == clsPos, float64(1+i%3))
+			if !n.sready[c] {
+				t.Fatalf("β=%g example %d: learn left no second moments for class %d", beta, i, c)
+			}
+			n.refresh(c)
+			inc := append([]float64(nil), n.half[c]...)
+			pm, pe, px := n.pm[c], n.pe[c], n.px[c]
+			n.refresh(c) // sready is now false: a full rebuild
+			for j := range inc {
+				if math.Float64bits(inc[j]) != math.Float64bits(n.half[c][j]) {
+					t.Fatalf("β=%g example %d feature %d: incremental ½/u = %v, rebuilt %v", beta, i, j, inc[j], n.half[c][j])
+				}
+			}
+			if pm != n.pm[c] || pe != n.pe[c] || px != n.px[c] {
+				t.Fatalf("β=%g example %d: product parts differ", beta, i)
+			}
+		}
+	}
+}
+
+// TestNBFusedRefreshMatches checks that logOdds right after a learn, which
+// refreshes the stale class in the same pass as the log-odds
+// (refreshOdds), gives the bits and the caches of prepare followed by
+// logOddsShared, for odd and even dimensions.
+func TestNBFusedRefreshMatches(t *testing.T) {
+	for _, d := range []int{1, 4, 7} {
+		rng := rand.New(rand.NewPCG(9, uint64(d)))
+		a, b := newNB(d, 0.95), newNB(d, 0.95)
+		x := make([]float64, d)
+		for i := 0; i < 300; i++ {
+			for j := range x {
+				x[j] = rng.NormFloat64() * float64(j+1)
+			}
+			pos := i%4 == 1
+			a.learn(x, pos, 2)
+			b.learn(x, pos, 2)
+			if i < 2 {
+				continue // one class unseen
+			}
+			got := a.logOdds(x)
+			b.prepare()
+			want := b.logOddsShared(x, nil)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("d=%d example %d: fused %v, prepare then pass %v", d, i, got, want)
+			}
+			for c := range 2 {
+				for j := range a.half[c] {
+					if math.Float64bits(a.half[c][j]) != math.Float64bits(b.half[c][j]) {
+						t.Fatalf("d=%d example %d: caches differ", d, i)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestFrexpMatchesMath(t *testing.T) {
+	for _, x := range []float64{1, -1, 0.75, 3e-300, 1e300, math.MaxFloat64, math.SmallestNonzeroFloat64, 0x1p-1022, 0, math.Inf(1), math.NaN(), -2.5e-310} {
+		fm, fe := frexp(x)
+		wm, we := math.Frexp(x)
+		if math.Float64bits(fm) != math.Float64bits(wm) && !(math.IsNaN(fm) && math.IsNaN(wm)) || fe != we {
+			t.Errorf("frexp(%g) = %v, %d; math.Frexp %v, %d", x, fm, fe, wm, we)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -333,7 +334,8 @@ func (p *paperModel) resample(s *refSums, lambda float64, y bool) (rate, smote f
 	both := np > 0 && nn > 0
 	switch p.alg {
 	case RUS1:
-		if !both {
+		// Clamped at C·n⁺ ≥ n⁻ as batch RUS1 is (see learnRUS).
+		if !both || C*np >= nn {
 			return lambda, 0
 		}
 		if y {
@@ -783,12 +785,19 @@ func TestBoostingUpdatesOnZeroDraws(t *testing.T) {
 //
 //	ex 0 (+): n⁺ = 1, n⁻ = 0: one class unseen, λ^RUS = λ = 1, 1/2, 1/4
 //	          (each member right with ε = 0 halves λ)
-//	ex 1 (−): n⁺ = 1, n⁻ = 1, (C+1)n⁺/(n⁺+n⁻) = 3/2 for every member;
-//	  m0: λ = 1,   P = N = 1:   λ^RUS = 1·2/(1 + 1·1/2)·3/2       = 2
-//	  m1: λ = 1/2, P = N = 1/2: λ^RUS = 1/2·1/(1/2 + 1/2·1/2)·3/2 = 1
-//	  m2: λ = 1/4, P = N = 1/4: λ^RUS = 1/4·(1/2)/(3/8)·3/2       = 1/2
+//	ex 1 (−): n⁺ = 1, n⁻ = 1, C·n⁺ ≥ n⁻: nothing to undersample, λ^RUS = λ
+//	          (batch RUS1 keeps min(C·N⁺, N⁻) negatives)
 //
-// Counting once per member (n⁺ = 3 after ex 0) would give m0 27/7 instead.
+// and with C = 1, stream "+--":
+//
+//	ex 1 (−): C·n⁺ = n⁻: λ^RUS = λ
+//	ex 2 (−): n⁺ = 1, n⁻ = 2, (C+1)n⁺/(n⁺+n⁻) = 2/3 for every member;
+//	  m0: λ = 1,   P = 1,   N = 2: λ^RUS = 1·3·(2/3)/(2 + 1·2)           = 1/2
+//	  m1: λ = 1/2, P = 1/2, N = 1: λ^RUS = 1/2·(3/2)(2/3)/(1 + 1/2·2)    = 1/4
+//	  m2: λ = 1/4, P = 1/4, N = 1/2: λ^RUS = 1/4·(3/4)(2/3)/(1/2 + 1/4·2) = 1/8
+//
+// Counting once per member (n⁺ = 3 after ex 0, n⁻ = 4 when m0 sees ex 2)
+// would give m0 27/35 instead.
 // SBO1, C = 1, stream "--+": n⁻/(C·n⁺) − 1 = 2/1 − 1 = 1 for every member
 // (λ^SMOTE of SBO1 is not scaled by λ); per-member counting gives 5 for m0.
 //
@@ -806,11 +815,20 @@ func TestClassCountsOncePerExample(t *testing.T) {
 		wantMem   int       // positives in the SMOTE memory
 	}{
 		{
-			name:    "RUS1 rates after +-",
+			name:    "RUS1 rates after +--",
+			cfg:     Config{Algorithm: RUS1, C: 1},
+			sc:      stubScript{labels: "+--", preds: []string{"+--", "+--", "+--"}},
+			wantPos: 1, wantNeg: 2,
+			wantRate: []float64{0.5, 0.25, 0.125}, wantSMOTE: []float64{0, 0, 0},
+		},
+		{
+			// C·n⁺ = 2 ≥ n⁻ = 1: nothing to undersample, λ^RUS = λ (the
+			// unclamped printed rate gives 2, 1, 1/2: negatives oversampled).
+			name:    "RUS1 clamped after +-",
 			cfg:     Config{Algorithm: RUS1, C: 2},
 			sc:      stubScript{labels: "+-", preds: []string{"+-", "+-", "+-"}},
 			wantPos: 1, wantNeg: 1,
-			wantRate: []float64{2, 1, 0.5}, wantSMOTE: []float64{0, 0, 0},
+			wantRate: []float64{1, 0.5, 0.25}, wantSMOTE: []float64{0, 0, 0},
 		},
 		{
 			name:    "RUS2 rates after +-",
@@ -1139,6 +1157,8 @@ func TestSMOTENeighboursAreTheKNearest(t *testing.T) {
 // zero is caught and its vote skipped, so the best member is ignored.
 func TestScoreWeightsByHand(t *testing.T) {
 	floor := math.Log((1 - 1e-6) / 1e-6)
+	epsMax := 1 - 1e-6 // ε clamped to 1−10⁻⁶ (a variable: rounded, unlike a constant expression)
+	ceil := -math.Log((1 - epsMax) / epsMax)
 	oza := func(sc, sw float64) refSums { return refSums{sc: sc, sw: sw} }
 	tests := []struct {
 		name  string
@@ -1170,11 +1190,23 @@ func TestScoreWeightsByHand(t *testing.T) {
 			[]refSums{{sw: 1, sum: 4}, {sw: 1, sum: 3}, {sw: 3, sum: 4}}, "+-+", math.Log(3) / (math.Log(3) + math.Log(2))},
 		{"bagging is the unweighted vote whatever the sums", OzaBag,
 			[]refSums{oza(3, 1), oza(2, 1), oza(1, 3)}, "+--", 1.0 / 3},
+		// Config.LiteralVote: ε > 1/2 votes log(ε/(1−ε)) for the other class.
+		{"literal: member with ε = 3/4 votes log 3 for yes when predicting no", "literal " + OzaBoost,
+			[]refSums{oza(3, 1), oza(2, 1), oza(1, 3)}, "+--", 2 * math.Log(3) / (2*math.Log(3) + math.Log(2))},
+		{"literal: member with ε = 3/4 votes log 3 for no when predicting yes", "literal " + OzaBoost,
+			[]refSums{oza(3, 1), oza(2, 1), oza(1, 3)}, "+-+", math.Log(3) / (2*math.Log(3) + math.Log(2))},
+		{"literal: unanimous yes is outvoted by bad members", "literal " + RUS3,
+			[]refSums{oza(3, 1), oza(1, 4), oza(1, 3)}, "+++", math.Log(3) / (2*math.Log(3) + math.Log(4))},
+		{"literal: ε = 1/2 exactly still abstains", "literal " + RUS3,
+			[]refSums{oza(3, 1), oza(1, 1), oza(2, 1)}, "-++", math.Log(2) / (math.Log(3) + math.Log(2))},
+		{"literal: ε = 1 gets the finite weight of ε = 0, for the other class", "literal " + OzaBoost,
+			[]refSums{oza(0, 2), oza(3, 1)}, "++", math.Log(3) / (ceil + math.Log(3))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := Config{Algorithm: tt.alg, Features: 2, Members: 3}
-			preds := make([]string, 3)
+			alg, literal := strings.CutPrefix(tt.alg, "literal ")
+			cfg := Config{Algorithm: alg, Features: 2, Members: len(tt.sums), LiteralVote: literal}
+			preds := make([]string, len(tt.sums))
 			for m := range preds {
 				preds[m] = tt.preds[m : m+1] // answer for id 0
 			}
@@ -1201,8 +1233,9 @@ func TestScoreStaysInUnitInterval(t *testing.T) {
 	rng := newStream(2024, 0)
 	mags := []float64{0, 1e-300, 1e-9, 0.5, 1, 3, 1e9, 1e300}
 	pick := func() float64 { return mags[rng.intn(len(mags))] * (0.5 + rng.float64()) }
-	for _, alg := range Algorithms {
-		t.Run(alg, func(t *testing.T) {
+	for _, name := range append(append([]string{}, Algorithms...), "literal vote AC2", "literal vote RUS1") {
+		alg, literal := strings.CutPrefix(name, "literal vote ")
+		t.Run(name, func(t *testing.T) {
 			preds := make([]string, 5)
 			for m := range preds {
 				b := make([]byte, 64)
@@ -1211,7 +1244,7 @@ func TestScoreStaysInUnitInterval(t *testing.T) {
 				}
 				preds[m] = string(b)
 			}
-			cfg := Config{Algorithm: alg, Features: 2, Members: 5}
+			cfg := Config{Algorithm: alg, Features: 2, Members: 5, LiteralVote: literal}
 			e, _ := newScripted(t, cfg, stubScript{preds: preds})
 			for trial := 0; trial < 200; trial++ {
 				for m := range e.members {
@@ -1222,6 +1255,7 @@ func TestScoreStaysInUnitInterval(t *testing.T) {
 						mb.sw = mb.sc // ε = 1/2 exactly
 					}
 				}
+				e.alphaOK = false // the sums changed outside Learn
 				for id := 0; id < 64; id++ {
 					got, err := e.Score([]float64{float64(id), 0})
 					if err != nil {

@@ -25,12 +25,15 @@ import (
 //
 //	Σ_c = (S_c + diag(p_c)) / T_c,
 //
-// where p_c starts at the ridge ρ_c of covPrior, set from the class's first
-// example. It is held as the factor of S_c + diag(p_c) with a lazy scale
-// (covFactor) and updated by one rank-one update per call of the class;
-// with β < 1 the prior decays with the class's scatter and is refilled to
-// ρ_c round-robin on the class's calls, so Σ_c stays positive definite
-// however few or degenerate the class's recent examples.
+// where p_c starts at the provisional ridge of covPrior, set from the
+// class's first example, and then follows the ridge ρ_c of varPrior, 1e-6
+// of each feature's variance in the class (invariant to shifting and
+// rescaling a feature). It is held as the factor of S_c + diag(p_c) with a
+// lazy scale (covFactor) and updated by one rank-one update per call of
+// the class; the prior is corrected towards ρ_c round-robin on the
+// class's calls and, with β < 1, decays with the class's scatter and is
+// refilled, so Σ_c stays positive definite however few or degenerate the
+// class's recent examples.
 //
 // Before this estimator the learners decayed both classes on every call
 // and, to keep a rare class from collapsing to a needle, refilled the
@@ -49,7 +52,9 @@ import (
 //	q_c = (x − μ_c)ᵀ Σ_c⁻¹ (x − μ_c),
 //
 // with log|Σ_c| = d·log(s_c/T_c) + 2Σ log L_kk. The constant is cached and
-// recomputed after a change with two detmath.Log calls (see refresh).
+// recomputed after a change with two detmath.Log calls (see refresh),
+// with the reciprocals of the factors' diagonals, so the solves multiply
+// where they would divide.
 // Products feeding sums are rounded explicitly (see cholesky.go): the same
 // bits on every architecture. A qda is not safe for concurrent use.
 type qda struct {
@@ -60,21 +65,23 @@ type qda struct {
 	mu   [2][]float64
 	f    [2]covFactor
 
-	z     []float64 // scratch
-	c0    float64   // cache: log W+ − log W− − ½log|Σ+| + ½log|Σ−|
+	inv   [2][]float64 // cache: 1/L_kk of each class's factor (diagRecip)
+	z     []float64    // scratch
+	c0    float64      // cache: log W+ − log W− − ½log|Σ+| + ½log|Σ−|
 	dirty bool
 }
 
 // newQDA returns an untrained QDA learner for d features with forgetting
 // factor beta in (0, 1].
 func newQDA(d int, beta float64) *qda {
-	buf := make([]float64, 3*d)
+	buf := make([]float64, 5*d)
 	return &qda{
 		d:     d,
 		beta:  beta,
 		mu:    [2][]float64{buf[:d:d], buf[d : 2*d : 2*d]},
 		f:     [2]covFactor{newCovFactor(d, beta), newCovFactor(d, beta)},
-		z:     buf[2*d:],
+		inv:   [2][]float64{buf[3*d : 4*d : 4*d], buf[4*d : 5*d : 5*d]},
+		z:     buf[2*d : 3*d : 3*d],
 		dirty: true,
 	}
 }
@@ -106,9 +113,7 @@ func (q *qda) learn(x []float64, positive bool, w float64) {
 		}
 		f.add(u, math.Sqrt(w*(t/t1)))
 	}
-	if q.beta != 1 {
-		f.refill(q.z)
-	}
+	f.refill(q.z, t1, q.beta)
 	q.dirty = true
 }
 
@@ -138,6 +143,8 @@ func (q *qda) refresh() {
 	tnm, tne := math.Frexp(q.t[clsNeg])
 	b := detmath.Log((spm*tnm)/(tpm*snm)) + float64(float64(spe-tpe-sne+tne)*math.Ln2)
 	q.c0 = a - float64(float64(0.5*float64(q.d))*b)
+	diagRecip(q.inv[clsNeg], q.f[clsNeg].l, q.d)
+	diagRecip(q.inv[clsPos], q.f[clsPos].l, q.d)
 	q.dirty = false
 }
 
@@ -149,7 +156,7 @@ func (q *qda) quad(c int, x, z []float64) float64 {
 	for j, xj := range x {
 		z[j] = xj - mu[j]
 	}
-	return forwardSolve(q.f[c].l, q.d, z) * (q.t[c] / q.f[c].s)
+	return forwardSolveRecip(q.f[c].l, q.inv[c], q.d, z) * (q.t[c] / q.f[c].s)
 }
 
 func (q *qda) prepare() {

@@ -14,9 +14,11 @@ import (
 type stream struct {
 	pcg rand.PCG
 	// expL and expV cache e^{-λ} of the two latest small means (UOB and SB
-	// members alternate between two fixed means). A pure cache: not part
-	// of the stream's state or its encoding.
+	// members alternate between two fixed means); missed is the latest
+	// mean not in the cache (see poisson). Pure caches: not part of the
+	// stream's state or its encoding.
 	expL, expV [2]float64
+	missed     float64
 }
 
 // splitmix64 is the SplitMix64 finaliser, used to derive well-mixed,
@@ -89,19 +91,24 @@ func (s *stream) poisson(lambda float64) int {
 	}
 	if lambda < poissonSmall {
 		u := s.float64()
-		p := s.expNeg(lambda)
-		f := p
-		k := 0
-		for u > f {
-			k++
-			// float64(…): never fused with the sum below.
-			p = float64(p * (lambda / float64(k)))
-			if p == 0 { // the remaining tail is below float64 resolution
-				break
-			}
-			f += p
+		if v, ok := s.cachedExpNeg(lambda); ok {
+			return invertPoisson(u, v, lambda)
 		}
-		return k
+		// A mean seen for the first time in a row (boosting's λ varies
+		// from example to example) is first tried with math.Exp, faster
+		// than detmath.Exp but not the same bits on every architecture:
+		// the draw k only depends on comparisons of u with the partial
+		// sums of the CDF, and when none of them is within 1e-12 of u
+		// (the sums' relative error is below 1e-13 either way), it is the
+		// same k as the exact search's, on every architecture. A mean met
+		// twice in a row goes to the exact cache.
+		if lambda != s.missed {
+			s.missed = lambda
+			if k, ok := invertPoissonApprox(u, math.Exp(-lambda), lambda); ok {
+				return k
+			}
+		}
+		return invertPoisson(u, s.expNeg(lambda), lambda)
 	}
 	slam := math.Sqrt(lambda)
 	loglam := detmath.Log(lambda)
@@ -127,6 +134,62 @@ func (s *stream) poisson(lambda float64) int {
 			return int(k)
 		}
 	}
+}
+
+// invertPoisson returns the Poisson(lambda) draw of the uniform u by
+// sequential search of the CDF from p = e^{-lambda}.
+func invertPoisson(u, p, lambda float64) int {
+	f := p
+	k := 0
+	for u > f {
+		k++
+		// float64(…): never fused with the sum below.
+		p = float64(p * (lambda / float64(k)))
+		if p == 0 { // the remaining tail is below float64 resolution
+			break
+		}
+		f += p
+	}
+	return k
+}
+
+// poissonMargin is the distance between u and every partial sum of the
+// CDF below which invertPoissonApprox declines to decide.
+const poissonMargin = 1e-12
+
+// invertPoissonApprox is invertPoisson from an approximation p of
+// e^{-lambda} (within a few ulps): it reports false, to be redone from the
+// exact value, when u comes within poissonMargin of a partial sum (where
+// the approximation could decide a comparison the other way) or the
+// search runs into the underflowing tail.
+func invertPoissonApprox(u, p, lambda float64) (int, bool) {
+	f := p
+	k := 0
+	for {
+		if d := u - f; d <= poissonMargin && d >= -poissonMargin {
+			return 0, false
+		}
+		if u <= f {
+			return k, true
+		}
+		k++
+		p = float64(p * (lambda / float64(k)))
+		if p < 1e-290 || k > 200 {
+			return 0, false
+		}
+		f += p
+	}
+}
+
+// cachedExpNeg returns e^{-lambda} when the cache holds it.
+func (s *stream) cachedExpNeg(lambda float64) (float64, bool) {
+	switch lambda {
+	case s.expL[0]:
+		return s.expV[0], true
+	case s.expL[1]:
+		return s.expV[1], true
+	}
+	return 0, false
 }
 
 // expNeg returns e^{-lambda} through the two-entry cache.

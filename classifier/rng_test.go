@@ -3,7 +3,10 @@ package classifier
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/ictal/ictal/internal/detmath"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -251,4 +254,47 @@ func BenchmarkPoisson(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestPoissonApproxAgreesWithExact checks that the inversion started from
+// math.Exp decides exactly as the one from detmath.Exp whenever it
+// decides at all: over random means and uniforms, and over uniforms
+// placed on and around the partial sums of the CDF, where it must decline.
+func TestPoissonApproxAgreesWithExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	declined := 0
+	check := func(u, lambda float64) {
+		want := invertPoisson(u, detmath.Exp(-lambda), lambda)
+		got, ok := invertPoissonApprox(u, math.Exp(-lambda), lambda)
+		if !ok {
+			declined++
+			return
+		}
+		if got != want {
+			t.Fatalf("λ = %v, u = %v: approximate search %d, exact %d", lambda, u, got, want)
+		}
+	}
+	for i := 0; i < 200000; i++ {
+		lambda := 10 * rng.Float64()
+		if i%3 == 0 {
+			lambda = math.Ldexp(rng.Float64(), -rng.IntN(60)) // tiny means
+		}
+		check(rng.Float64(), lambda)
+		// On and next to a partial sum of the exact CDF.
+		p := detmath.Exp(-lambda)
+		f := p
+		for k := 1; k <= rng.IntN(12); k++ {
+			p = float64(p * (lambda / float64(k)))
+			f += p
+		}
+		for _, u := range []float64{f, math.Nextafter(f, 0), math.Nextafter(f, 2), f - 1e-13, f + 1e-13} {
+			if u >= 0 && u < 1 {
+				check(u, lambda)
+			}
+		}
+	}
+	if declined == 0 {
+		t.Error("the approximate search never declined, even on the partial sums")
+	}
+	t.Logf("declined %d times", declined)
 }

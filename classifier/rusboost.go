@@ -36,6 +36,13 @@ func (mb *member) share(positive bool) float64 {
 //
 // RUS1 and RUS2 are undefined until both classes have been seen (n⁺ or n⁻
 // is 0); until then λ^RUS = λ, plain online boosting.
+//
+// RUS1's undersampling rate C·n⁺/n⁻ is clamped at 1, as in batch RUS1,
+// which keeps min(C·N⁺, N⁻) negatives: once C·n⁺ ≥ n⁻ there is nothing to
+// remove, the training set is the whole stream, and λ^RUS = λ (both
+// printed factors are then 1). The printed online rates leave the factor
+// unclamped: with C·n⁺ > n⁻ they would oversample negatives, at up to C·n⁺/n⁻
+// times a positive's rate, which no batch RUS1 does.
 func (e *ensemble) learnRUS(x []float64, positive bool) {
 	C := e.cfg.C
 	np, nn := e.nPos, e.nNeg
@@ -52,6 +59,8 @@ func (e *ensemble) learnRUS(x []float64, positive bool) {
 			}
 		case np == 0 || nn == 0:
 			// one class unseen: plain boosting
+		case e.alg == algRUS1 && float64(C*np) >= nn:
+			// C·n⁺ ≥ n⁻: no negative to remove, plain boosting
 		case e.alg == algRUS1:
 			scale := (mb.pos + mb.neg) * (C + 1) * np / (np + nn)
 			if positive {

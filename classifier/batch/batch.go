@@ -139,10 +139,15 @@ func (m *Model) Score(x []float64) (float64, error) {
 			continue
 		}
 		a := m.alpha[i]
+		if p {
+			plain++
+		}
+		if a < 0 { // LiteralVote: |α| for the other class
+			a, p = -a, !p
+		}
 		sum += a
 		if p {
 			votes += a
-			plain++
 		}
 	}
 	if !m.boosting {

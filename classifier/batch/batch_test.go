@@ -181,6 +181,34 @@ func TestUpdateCSB2ByHand(t *testing.T) {
 	if eps2 != eps || !close(D, want) {
 		t.Errorf("ε %g D %v; want %g %v", eps2, D, eps, want)
 	}
+	// Equals the printed CSB2, C_δ·D·exp(∓α)/Z (C_δ = 1 when correct, C_n
+	// when wrong), with AdaBoost's α = ½log((1−ε)/ε): the printed
+	// α = ½log(ε/(1−ε)) is upside down. With it a member better than
+	// chance would gain weight on the examples it got right (and vote
+	// against its own predictions).
+	for _, wrong := range [][]bool{{true, false, false, true}, {true, false, false, false}, {false, true, true, false}} {
+		D0 := []float64{0.1, 0.2, 0.3, 0.4}
+		D := append([]float64(nil), D0...)
+		printed := func(alpha float64) []float64 {
+			p := make([]float64, len(D0))
+			for i, w := range wrong {
+				if w {
+					p[i] = cost[i] * D0[i] * math.Exp(alpha)
+				} else {
+					p[i] = D0[i] * math.Exp(-alpha)
+				}
+			}
+			normaliseCopy(p)
+			return p
+		}
+		eps := updateCSB2(D, wrong, cost)
+		if p := printed(0.5 * math.Log((1-eps)/eps)); !close(D, p) {
+			t.Errorf("wrong %v: D %v; the printed update with α = ½log((1−ε)/ε) gives %v", wrong, D, p)
+		}
+		if p := printed(0.5 * math.Log(eps/(1-eps))); eps != 0.5 && close(D, p) {
+			t.Errorf("wrong %v: D %v equals the printed update with α as printed, ½log(ε/(1−ε))", wrong, D)
+		}
+	}
 	// With ε = 0 the correct-case factor is AdaBoost's 1/2: the shape is kept.
 	D = []float64{0.25, 0.75}
 	if e := updateCSB2(D, []bool{false, false}, []float64{1, 1}); e != 0 || !close(D, []float64{0.25, 0.75}) {
@@ -208,13 +236,44 @@ func normaliseCopy(x []float64) {
 }
 
 func TestVoteWeightMirrorsTheOnlineRule(t *testing.T) {
-	for _, c := range []struct{ eps, want float64 }{
-		{0.5, 0}, {0.7, 0}, {1, 0}, {math.NaN(), 0},
-		{0.25, math.Log(3)},
-		{0, math.Log((1 - 1e-6) / 1e-6)},
+	for _, c := range []struct {
+		eps     float64
+		literal bool
+		want    float64
+	}{
+		{0.5, false, 0}, {0.7, false, 0}, {1, false, 0}, {math.NaN(), false, 0},
+		{0.25, false, math.Log(3)},
+		{0, false, math.Log((1 - 1e-6) / 1e-6)},
+		// Config.LiteralVote: the paper's log((1−ε)/ε), negative above 1/2.
+		{0.5, true, 0}, {0.75, true, -math.Log(3)}, {0.25, true, math.Log(3)},
+		{1, true, -math.Log((1 - 1e-6) / 1e-6)},
 	} {
-		if got := voteWeight(c.eps); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("voteWeight(%g) = %g, want %g", c.eps, got, c.want)
+		if got := voteWeight(c.eps, c.literal); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("voteWeight(%g, literal %v) = %g, want %g", c.eps, c.literal, got, c.want)
+		}
+	}
+}
+
+// TestLiteralVoteScore checks that a batch member with a negative weight
+// (Config.LiteralVote) votes |α| for the class it does not predict: an
+// ensemble whose members all have ε > 1/2 scores 1 − the default score.
+func TestLiteralVoteScore(t *testing.T) {
+	X, y := blobs(30, 90, 3, 5)
+	m := train(t, classifier.Config{Algorithm: classifier.OzaBoost, Learner: "nb", Members: 4, Seed: 2, LiteralVote: true}, X, y)
+	want := make([]float64, len(X))
+	for i, x := range X {
+		s, _ := m.Score(x)
+		want[i] = 1 - s
+	}
+	for k := range m.alpha {
+		if !(m.alpha[k] > 0) {
+			t.Fatalf("member %d: α = %g, want a member better than chance", k, m.alpha[k])
+		}
+		m.alpha[k] = -m.alpha[k] // as if ε were 1 − ε
+	}
+	for i, x := range X {
+		if got, _ := m.Score(x); math.Abs(got-want[i]) > 1e-12 {
+			t.Fatalf("x %d: every α negated: Score %v, want 1 − %v", i, got, 1-want[i])
 		}
 	}
 }

@@ -128,7 +128,7 @@ func (t *trainer) boosting(m *Model) error {
 			eps = updateAdaBoost(D, wrong)
 		}
 		m.stats[k].eps = eps
-		m.alpha[k] = voteWeight(eps)
+		m.alpha[k] = voteWeight(eps, t.cfg.LiteralVote)
 	}
 	return nil
 }

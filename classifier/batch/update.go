@@ -6,8 +6,14 @@ import "github.com/ictal/ictal/internal/detmath"
 const epsMin = 1e-6
 
 // voteWeight is a member's vote weight log((1−ε)/ε), 0 (abstain) for
-// ε ≥ 0.5, with ε clamped below at epsMin: the online rule.
-func voteWeight(eps float64) float64 {
+// ε ≥ 0.5, with ε clamped below at epsMin: the online rule. With literal
+// (Config.LiteralVote) ε > 0.5 gives the negative log((1−ε)/ε), ε clamped
+// above at 1−epsMin.
+func voteWeight(eps float64, literal bool) float64 {
+	if literal && eps > 0.5 {
+		eps = min(eps, 1-epsMin)
+		return detmath.Log((1 - eps) / eps)
+	}
 	if !(eps < 0.5) {
 		return 0
 	}
@@ -91,7 +97,9 @@ func updateAC2(D []float64, wrong []bool, cost []float64) float64 {
 //	correct: D ← D·ε / ((1−ε)(ε+werr));  wrong: D ← C_n·D / (ε+werr)
 //
 // The correct-case factor is 0/0 when ε = 0; it is then 1/2, AdaBoost's,
-// as in online CSB2. It returns ε.
+// as in online CSB2. It returns ε. The update equals the printed
+// C_δ·D·exp(∓α)/Z with AdaBoost's α = ½log((1−ε)/ε); Alg. CSB2 prints
+// α = ½log(ε/(1−ε)), upside down (see the classifier package comment).
 func updateCSB2(D []float64, wrong []bool, cost []float64) float64 {
 	var eps, werr float64
 	for i, w := range wrong {

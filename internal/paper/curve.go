@@ -105,7 +105,7 @@ func RunCurve(d Data, opt CurveOptions, out io.Writer) error {
 		train, test := StratifiedSplit(d.Y, k.f, deriveSeed(opt.Seed, d.Name, "split", fs, strconv.Itoa(r)))
 		s := makeSplit(d.X, d.Y, train, test)
 		var err error
-		res[i], err = evalSplit(s, k.a, k.l, k.m, opt.Points, 1, func(point string) uint64 {
+		res[i], err = evalSplit(s, k.a, k.l, k.m, opt.Points, 1, false, func(point string) uint64 {
 			return deriveSeed(opt.Seed, d.Name, k.a, k.l, k.m, fs, strconv.Itoa(r), point)
 		})
 		if err != nil {

@@ -31,6 +31,10 @@ type CVOptions struct {
 	Seed     uint64
 	Workers  int       // default GOMAXPROCS
 	Progress io.Writer // progress lines; nil for none
+	// LiteralVote trains every model with classifier.Config.LiteralVote:
+	// boosting members with ε > 0.5 vote for the other class, as the
+	// paper's output literally does, instead of abstaining.
+	LiteralVote bool
 }
 
 // CVRecord is one output line of RunCV: the cross-validated AUC of one
@@ -55,7 +59,10 @@ type CVRecord struct {
 	AUCHullStd   float64   `json:"auc_hull_std,omitempty"`
 	AUCHullFolds []float64 `json:"auc_hull_folds,omitempty"`
 	Sweep        string    `json:"sweep"` // "C", "CN" or "threshold"
-	Points       int       `json:"points"`
+	// Vote is "literal" under CVOptions.LiteralVote, else absent (members
+	// with ε ≥ 0.5 abstain).
+	Vote   string `json:"vote,omitempty"`
+	Points int    `json:"points"`
 	// ROC is the fold-averaged (FPR, TPR) of each sweep setting, in sweep
 	// order.
 	ROC [][2]float64 `json:"roc"`
@@ -269,7 +276,7 @@ func (r *cvRun) flush() error {
 // runFold trains and tests one fold of one record at every cost setting.
 func runFold(d *Data, folds [][]int, f int, alg, lrn, mode string, opt CVOptions) (foldResult, error) {
 	s := makeSplit(d.X, d.Y, complement(len(d.Y), folds[f]), folds[f])
-	return evalSplit(s, alg, lrn, mode, opt.Points, opt.Span, func(point string) uint64 {
+	return evalSplit(s, alg, lrn, mode, opt.Points, opt.Span, opt.LiteralVote, func(point string) uint64 {
 		return deriveSeed(opt.Seed, d.Name, alg, lrn, mode, strconv.Itoa(f), point)
 	})
 }
@@ -277,8 +284,8 @@ func runFold(d *Data, folds [][]int, f int, alg, lrn, mode string, opt CVOptions
 // evalSplit trains on s's training rows at every cost setting of the sweep
 // (and at the default cost) and measures the ROC on its test rows. seed
 // gives the training seed of each setting ("0", "1", ..., "default").
-func evalSplit(s split, alg, lrn, mode string, points int, span float64, seed func(point string) uint64) (foldResult, error) {
-	base := classifier.Config{Algorithm: alg, Learner: lrn, Features: len(s.xtr[0])}
+func evalSplit(s split, alg, lrn, mode string, points int, span float64, literal bool, seed func(point string) uint64) (foldResult, error) {
+	base := classifier.Config{Algorithm: alg, Learner: lrn, Features: len(s.xtr[0]), LiteralVote: literal}
 	vals := sweepValues(alg, points, s.ratio, span)
 	res := foldResult{roc: make([]Point, len(vals))}
 	if sweepKind(alg) == SweepThreshold {
@@ -322,6 +329,9 @@ func evalSplit(s split, alg, lrn, mode string, points int, span float64, seed fu
 func aggregate(name, alg, lrn, mode string, opt CVOptions, rs []foldResult) CVRecord {
 	r := CVRecord{Type: "cv", Dataset: name, Algorithm: alg, Learner: lrn, Mode: mode, Folds: len(rs),
 		Sweep: sweepKind(alg), Points: opt.Points}
+	if opt.LiteralVote {
+		r.Vote = "literal"
+	}
 	sc := make([]float64, len(rs))
 	for i, f := range rs {
 		r.AUCFolds = append(r.AUCFolds, f.auc)

@@ -159,3 +159,22 @@ func TestRunCVHullFields(t *testing.T) {
 		}
 	}
 }
+
+func TestRunCVLiteralVoteIsRecorded(t *testing.T) {
+	ds := loadShared(t, "iris0.dat")
+	for _, literal := range []bool{false, true} {
+		var out bytes.Buffer
+		opt := CVOptions{Algorithms: []string{"RUS3"}, Learners: []string{"nb"}, Modes: []string{"online"},
+			Folds: 2, Points: 2, Seed: 3, Workers: 1, LiteralVote: literal}
+		if err := RunCV(ds, opt, &out); err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := m["vote"]; literal && v != "literal" || !literal && ok {
+			t.Errorf("LiteralVote %v: record's vote %v (present %v)", literal, v, ok)
+		}
+	}
+}
