@@ -85,7 +85,7 @@ func parseWithPaths(fs *flag.FlagSet, args []string, paths *pathsFlag) error {
 }
 
 func runPaperCV(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("paper cv", "usage: ictal paper cv -data PATH... [-algorithm LIST] [-learner nb,lda,qda] [-mode online,batch] [-folds 5] [-points 10] [-hull] [-span 1] [-seed 1] [-workers N]\n"+
+	fs := newFlags("paper cv", "usage: ictal paper cv -data PATH... [-algorithm LIST] [-learner nb,lda,qda] [-mode online,batch] [-folds 5] [-points 10] [-hull] [-span 1] [-literal-vote] [-seed 1] [-workers N]\n"+
 		"The paper's protocol (Section 6) on KEEL .dat files: stratified k-fold CV; online ensembles learn each\n"+
 		"training fold once in a seeded random order, batch ones train on it as a set; the ROC is traced by sweeping\n"+
 		"the cost over -points settings of the paper's ranges. One JSON line per (dataset, algorithm, learner, mode)\n"+
@@ -100,6 +100,7 @@ func runPaperCV(args []string, stdout, stderr io.Writer) error {
 	points := fs.Int("points", 10, "cost settings per ROC")
 	span := fs.Float64("span", 1, "widen the paper's cost ranges by this factor at both ends (C_N from 0.1/F to F; C from 1/F to F·ratio)")
 	hull := fs.Bool("hull", false, "also report auc_hull_mean: the AUC of the ROC convex hull of each fold's sweep")
+	literal := fs.Bool("literal-vote", false, "boosting members with ε > 0.5 vote for the other class, as the paper prints it, instead of abstaining (records carry \"vote\":\"literal\")")
 	seed := fs.Uint64("seed", 1, "seed of folds, orders and ensembles")
 	workers := fs.Int("workers", 0, "parallel jobs (0: GOMAXPROCS)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
@@ -118,7 +119,7 @@ func runPaperCV(args []string, stdout, stderr io.Writer) error {
 	}
 	opt := paper.CVOptions{
 		Algorithms: listFlag(*algs), Learners: listFlag(*learners), Modes: listFlag(*modes),
-		Folds: *folds, Points: *points, Hull: *hull, Span: *span, Seed: *seed, Workers: *workers,
+		Folds: *folds, Points: *points, Hull: *hull, Span: *span, LiteralVote: *literal, Seed: *seed, Workers: *workers,
 	}
 	if *folds < 2 {
 		return fmt.Errorf("-folds %d: want at least 2", *folds)

@@ -46,6 +46,25 @@ func TestPaperCVDeterministicAcrossWorkers(t *testing.T) {
 	}
 }
 
+// -literal-vote reaches the records (the paper's vote instead of
+// abstention), and only when given.
+func TestPaperCVLiteralVoteFlag(t *testing.T) {
+	iris0 := datadir.Path(t, "data", "keel", "iris0.dat")
+	for _, literal := range []bool{false, true} {
+		args := []string{"paper", "cv", "-data", iris0, "-algorithm", "RUS3", "-learner", "nb", "-mode", "online", "-folds", "2", "-points", "2", "-q"}
+		if literal {
+			args = append(args, "-literal-vote")
+		}
+		out, errs, code := runIctal(args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if got := strings.Contains(out, `"vote":"literal"`); got != literal {
+			t.Errorf("-literal-vote %v: record %s", literal, out)
+		}
+	}
+}
+
 func TestPaperCVProgressAndErrors(t *testing.T) {
 	iris0 := datadir.Path(t, "data", "keel", "iris0.dat")
 	_, stderr, code := runIctal("paper", "cv", "-data", iris0, "-algorithms", "AC2", "-learners", "nb", "-modes", "batch", "-folds", "2", "-points", "2")
