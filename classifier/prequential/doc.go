@@ -35,9 +35,10 @@
 // members takes few values when the members' votes are hard) costs little
 // memory however long the stream.
 //
-// Integer counts are kept for the Mann–Whitney statistic (in half pairs), so
-// the AUC does not drift over a long stream and equals a batch computation
-// on the same scores to the last bit of the final division.
+// The Mann–Whitney statistic is kept as an integer count of half pairs, so
+// the AUC does not drift over a long stream: it is the exact ratio
+// U/(P·N), rounded once, as a batch computation over the same scores
+// would give it.
 //
 // An Evaluator is not safe for concurrent use. The package's computation is
 // deterministic: the tree's balance comes from a fixed pseudo-random
