@@ -5,9 +5,15 @@ import (
 	"strings"
 )
 
-// Algorithm names, as used on command lines, in JSON and in logs. A name
-// with the prefix "ns" (for example "nsAC2") is the forgetting-factor
-// variant of Section 8.
+// Algorithm names, as used on command lines, in JSON and in logs, and as
+// the values of Config.Algorithm: Config{Algorithm: classifier.UOB}. A name
+// with the prefix NSPrefix (for example NSPrefix+AC2, "nsAC2") is the
+// forgetting-factor variant of Section 8.
+//
+// The names are untyped string constants, and Config.Algorithm and
+// Config.Learner are plain strings, so that names read from flags, TOML or
+// JSON, and lists such as Algorithms, need no conversion; New rejects an
+// unknown name with a ConfigError naming the field.
 const (
 	OzaBag   = "OzaBag"   // online bagging, Alg. onlinebagging
 	OzaBoost = "OzaBoost" // online boosting, Alg. onlineadaboost
@@ -23,7 +29,12 @@ const (
 	SBO3     = "SBO3"     // online SMOTEBoost3
 )
 
-// Algorithms lists the base algorithm names (without the "ns" prefix).
+// NSPrefix, put before an algorithm's name, selects its non-stationary
+// variant: the forgetting factor Config.Beta (default DefaultNSBeta) then
+// also applies to the ensemble's running sums (Section 8).
+const NSPrefix = "ns"
+
+// Algorithms lists the base algorithm names (without NSPrefix).
 var Algorithms = []string{UOB, SB, AC2, CSB2, RUS1, RUS2, RUS3, SBO1, SBO2, SBO3, OzaBag, OzaBoost}
 
 // Learners lists the base learner names.
@@ -128,8 +139,8 @@ func syntheticCap(c Config) int {
 // algorithms, Memory and Neighbors together) must stay within
 // MaxLearnWork.
 type Config struct {
-	Algorithm string  // one of Algorithms, optionally prefixed "ns"
-	Learner   string  // "nb" (default), "lda" or "qda"
+	Algorithm string  // one of Algorithms (UOB, AC2, ...), optionally prefixed NSPrefix
+	Learner   string  // LearnerNB (default), LearnerLDA or LearnerQDA
 	Features  int     // dimension d of the feature vectors
 	Members   int     // ensemble size M, 1..MaxMembers
 	C         float64 // resampling cost of UOB, SB, RUS1–3, SBO1–3, in [1/MaxCost, MaxCost]
@@ -179,8 +190,8 @@ func (a algo) smote() bool    { return a == algSB || a == algSBO1 || a == algSBO
 // parseAlgorithm splits an optional "ns" prefix from a known name.
 func parseAlgorithm(name string) (a algo, ns bool, ok bool) {
 	base := name
-	if strings.HasPrefix(name, "ns") {
-		base, ns = name[2:], true
+	if strings.HasPrefix(name, NSPrefix) {
+		base, ns = name[len(NSPrefix):], true
 	}
 	a, ok = algoByName[base]
 	return a, ns, ok
@@ -212,7 +223,7 @@ func checkCost(field string, v float64) error {
 func (c Config) withDefaults() (Config, algo, bool, error) {
 	a, ns, ok := parseAlgorithm(c.Algorithm)
 	if !ok {
-		return c, 0, false, configErr("Algorithm", c.Algorithm, "unknown (want one of %s, optionally prefixed ns)", strings.Join(Algorithms, " "))
+		return c, 0, false, configErr("Algorithm", c.Algorithm, "unknown (want one of %s, optionally prefixed %s)", strings.Join(Algorithms, " "), NSPrefix)
 	}
 	if c.Learner == "" {
 		c.Learner = LearnerNB

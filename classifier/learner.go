@@ -43,7 +43,8 @@ type learner interface {
 	decode(d *decoder) error
 }
 
-// Learner names.
+// Learner names, the values of Config.Learner (untyped, as the algorithm
+// names are). Learners lists them.
 const (
 	LearnerNB  = "nb"  // Gaussian naive Bayes
 	LearnerLDA = "lda" // linear discriminant analysis (shared covariance)
