@@ -51,7 +51,9 @@ const (
 	// DefaultCOversample is C for UOB, SB, RUS3 and SBO3, whose range in
 	// the paper runs from 1 (no resampling bias) up to the class ratio:
 	// seizures are rare and a miss is costly, so the default sits at a
-	// strong oversampling of positives.
+	// strong oversampling of positives. It assumes a class ratio of
+	// about 1:10 whatever the stream: training is balanced only when C
+	// equals n⁻/n⁺, so set C from the stream's ratio (see Config.C).
 	DefaultCOversample = 10.0
 	// DefaultCRatio is C for RUS1, RUS2, SBO1 and SBO2, whose range runs
 	// from the class ratio down to 1, where 1 means a balanced resample.
@@ -139,12 +141,22 @@ func syntheticCap(c Config) int {
 // algorithms, Memory and Neighbors together) must stay within
 // MaxLearnWork.
 type Config struct {
-	Algorithm string  // one of Algorithms (UOB, AC2, ...), optionally prefixed NSPrefix
-	Learner   string  // LearnerNB (default), LearnerLDA or LearnerQDA
-	Features  int     // dimension d of the feature vectors
-	Members   int     // ensemble size M, 1..MaxMembers
-	C         float64 // resampling cost of UOB, SB, RUS1–3, SBO1–3, in [1/MaxCost, MaxCost]
-	CP, CN    float64 // misclassification costs of AC2 and CSB2, in [1/MaxCost, MaxCost]
+	Algorithm string // one of Algorithms (UOB, AC2, ...), optionally prefixed NSPrefix
+	Learner   string // LearnerNB (default), LearnerLDA or LearnerQDA
+	Features  int    // dimension d of the feature vectors
+	Members   int    // ensemble size M, 1..MaxMembers
+	// C is the resampling cost of UOB, SB, RUS1–3 and SBO1–3, in
+	// [1/MaxCost, MaxCost]. For UOB, SB, RUS3 and SBO3 it is the weight
+	// of a positive relative to a negative, and the zero value,
+	// DefaultCOversample = 10, assumes about one positive per ten
+	// negatives, whatever the data: set it to the class ratio n⁻/n⁺ you
+	// expect (for example negatives/positives counted on a labelled
+	// prefix) for balanced training, lower for fewer false alarms. For
+	// RUS1, RUS2, SBO1 and SBO2, which estimate the ratio from the
+	// stream, it is the ratio of negatives to positives to resample to
+	// (DefaultCRatio = 1, balanced). Other algorithms ignore it.
+	C      float64
+	CP, CN float64 // misclassification costs of AC2 and CSB2, in [1/MaxCost, MaxCost]
 	// Beta is the forgetting factor in (0, 1]. It applies to the base
 	// learners of every algorithm; the ns variants also apply it to the
 	// ensemble's running sums (λ counters and class counts). Zero means 1

@@ -17,6 +17,27 @@
 //	SBO1–3    online SMOTEBoost 1, 2, 3        Alg. onlineSMOTE
 //	nsX       X with forgetting factor β       Section 8 (nsAC2 in the paper)
 //
+// # Default costs assume a class ratio
+//
+// The zero Config is not neutral about the classes. For UOB, SB, RUS3 and
+// SBO3, C is how much more a positive weighs than a negative in training
+// (UOB and SB train a positive about C times as often as a negative, SBO3
+// adds C−1 synthetic positives per positive, RUS3 keeps 1/C of the
+// negatives), so the training set is balanced when C equals the stream's
+// class ratio n⁻/n⁺. Its default, DefaultCOversample = 10, assumes about
+// one positive per ten negatives, whatever the data: on a stream of one
+// positive in 200 it still leaves positives twenty times outnumbered, and on
+// a balanced stream it weights them ten times over. Set C to the ratio
+// expected (from labelled history, or counted on a prefix of the stream),
+// or lower to trade recall for fewer false positives; C = 1 resamples
+// neither class. Config.C is fixed for the life of a model.
+//
+// RUS1, RUS2, SBO1 and SBO2 need no such guess: they estimate n⁺/n⁻ from
+// the stream as it arrives, and their C is the ratio of negatives to
+// positives to resample to, 1 (balanced) by default. AC2 and CSB2 weigh
+// errors by the costs CP and CN instead, and their defaults, 1 and 0.1,
+// also make a missed positive ten times as costly as a false alarm.
+//
 // # How the equations are followed
 //
 // Each algorithm's update is one function (learnBagging, learnAC2, ...)

@@ -1,0 +1,63 @@
+package classifier_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/classifier/prequential"
+)
+
+// stream returns n examples in which about one in ratio+1 is positive;
+// positives are shifted by 1.5 in each of two features.
+func stream(n, ratio int) ([][]float64, []bool) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	xs, ys := make([][]float64, n), make([]bool, n)
+	for i := range xs {
+		ys[i] = rng.IntN(ratio+1) == 0
+		shift := 0.0
+		if ys[i] {
+			shift = 1.5
+		}
+		xs[i] = []float64{rng.NormFloat64() + shift, rng.NormFloat64() + shift}
+	}
+	return xs, ys
+}
+
+// C's default for UOB, SB, RUS3 and SBO3 assumes about one positive per ten
+// negatives. On a stream of one in about 100, counting the classes on a
+// labelled prefix and setting C to their ratio balances training: at the
+// model's own threshold, 0.5, the positive recall rises from about a half
+// to 0.82 for some false alarms (negative recall 0.98 to 0.86), and
+// prequential.Evaluator measures both, scoring each example before it is
+// learned.
+func ExampleConfig_classRatio() {
+	xs, ys := stream(20000, 100)
+	// The class ratio of a labelled prefix.
+	var pos, neg int
+	for _, y := range ys[:2000] {
+		if y {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	for _, c := range []float64{0, float64(neg) / float64(pos)} {
+		m, err := classifier.New(classifier.Config{Algorithm: classifier.UOB, Features: 2, C: c, Seed: 1})
+		if err != nil {
+			panic(err)
+		}
+		eval, _ := prequential.New(1000, 0.5)
+		for i, x := range xs {
+			s, _ := m.Score(x)
+			eval.Add(s, ys[i])
+			m.Learn(x, ys[i])
+		}
+		w := eval.Whole()
+		fmt.Printf("C = %5.1f: AUC %.2f, positive recall %.2f, negative recall %.2f, G-mean %.2f\n",
+			m.Config().C, w.AUC, w.TPR, w.TNR, w.GMean)
+	}
+	// Output:
+	// C =  10.0: AUC 0.76, positive recall 0.51, negative recall 0.98, G-mean 0.71
+	// C = 104.3: AUC 0.85, positive recall 0.82, negative recall 0.86, G-mean 0.84
+}
