@@ -40,6 +40,16 @@
 // U/(P·N), rounded once, as a batch computation over the same scores
 // would give it.
 //
+// # Checkpoints
+//
+// MarshalBinary (or AppendBinary) writes an Evaluator's state, and
+// UnmarshalBinary restores it, so that an evaluation can be saved with the
+// model's own checkpoint (classifier.Model.MarshalBinary) and resumed
+// after a restart with the same figures. The checkpoint holds the window's
+// examples and the distinct scores seen with their class counts; the
+// figures are rebuilt from these, so a consistent checkpoint is the only
+// kind that loads.
+//
 // An Evaluator is not safe for concurrent use. The package's computation is
 // deterministic: the tree's balance comes from a fixed pseudo-random
 // sequence, not from the scores.

@@ -37,3 +37,25 @@ func FuzzEvaluator(f *testing.F) {
 		}
 	})
 }
+
+// FuzzUnmarshalBinary checks that no input makes UnmarshalBinary panic, and
+// that a checkpoint it accepts is written back byte for byte.
+func FuzzUnmarshalBinary(f *testing.F) {
+	e, _ := New(3, 0.5)
+	for i, s := range []float64{0.1, 0.7, 0.7, 0.3, 0.9} {
+		e.Add(s, i%2 == 1)
+	}
+	good, _ := e.MarshalBinary()
+	f.Add(good)
+	f.Add([]byte(magic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r Evaluator
+		if r.UnmarshalBinary(data) != nil {
+			return
+		}
+		again, err := r.MarshalBinary()
+		if err != nil || string(again) != string(data) {
+			t.Fatalf("accepted checkpoint written back as %x, was %x", again, data)
+		}
+	})
+}

@@ -6,6 +6,10 @@ import (
 	"math"
 )
 
+// MaxWindow bounds the window: its examples take about 25 bytes each, and
+// an Add moves up to that many scores in memory.
+const MaxWindow = 1 << 24
+
 // ErrScore is returned by Add for a NaN score, which has no rank.
 var ErrScore = errors.New("prequential: score is NaN")
 
@@ -53,16 +57,17 @@ func (c counts) metrics() Metrics {
 	return m
 }
 
-// add counts one example; decided is whether it scored above the threshold.
-func (c *counts) add(positive, decided bool, sign int) {
-	c.n += sign
+// add counts k examples of one class and score (k = −1 removes one);
+// decided is whether the score is above the threshold.
+func (c *counts) add(positive, decided bool, k int) {
+	c.n += k
 	if positive {
-		c.pos += sign
+		c.pos += k
 		if decided {
-			c.tp += sign
+			c.tp += k
 		}
 	} else if !decided {
-		c.tn += sign
+		c.tn += k
 	}
 }
 
@@ -91,11 +96,11 @@ type Evaluator struct {
 }
 
 // New returns an Evaluator whose window holds the last window examples
-// (window ≥ 1) and whose decisions are score > threshold. A classifier.Model's
+// (1 ≤ window ≤ MaxWindow) and whose decisions are score > threshold. A classifier.Model's
 // scores lie in [0, 1] and its own decisions are score > 0.5.
 func New(window int, threshold float64) (*Evaluator, error) {
-	if window < 1 {
-		return nil, fmt.Errorf("prequential: window %d, want at least 1", window)
+	if window < 1 || window > MaxWindow {
+		return nil, fmt.Errorf("prequential: window %d, want 1..%d", window, MaxWindow)
 	}
 	if math.IsNaN(threshold) {
 		return nil, fmt.Errorf("prequential: threshold is NaN")
@@ -125,27 +130,33 @@ func (e *Evaluator) Window() int { return len(e.ring) }
 // Add records an example that the model scored score before learning it,
 // with its label. A NaN score is refused with ErrScore and changes nothing;
 // ±Inf are ordered as usual. Add allocates nothing except when the
-// whole-stream tree grows (see Reserve).
+// whole-stream tree grows (see Reserve). The pair counts behind the AUC
+// are exact for streams of up to 2³² examples.
 func (e *Evaluator) Add(score float64, positive bool) error {
 	if score != score {
 		return ErrScore
 	}
-	decided := score > e.threshold
 	// Whole stream: pairs with every earlier example of the other class.
 	below, equal := e.tree.rank(score, !positive)
 	e.whole.u2 += pairs(positive, below, equal, e.otherTotal(&e.whole, positive))
-	e.whole.add(positive, decided, 1)
-	e.tree.insert(score, positive)
+	e.whole.add(positive, score > e.threshold, 1)
+	e.tree.insert(score, positive, 1)
+	return e.addWindow(score, positive)
+}
 
-	// Window: the oldest example leaves first, so that the window holds
-	// the last N examples, this one included.
+// addWindow adds the example to the window, the oldest example leaving
+// first so that the window holds the last N examples, this one included.
+func (e *Evaluator) addWindow(score float64, positive bool) error {
+	if score != score {
+		return ErrScore
+	}
 	if e.len == len(e.ring) {
 		e.evict()
 	}
 	other := e.sorted[b2i(!positive)]
-	below, equal = rankSorted(other, score)
+	below, equal := rankSorted(other, score)
 	e.win.u2 += pairs(positive, below, equal, len(other))
-	e.win.add(positive, decided, 1)
+	e.win.add(positive, score > e.threshold, 1)
 	e.sorted[b2i(positive)] = insertSorted(e.sorted[b2i(positive)], score)
 	i := e.head + e.len
 	if i >= len(e.ring) {

@@ -144,7 +144,7 @@ func TestEmptyIsNaN(t *testing.T) {
 }
 
 func TestRejects(t *testing.T) {
-	for _, w := range []int{0, -1} {
+	for _, w := range []int{0, -1, MaxWindow + 1} {
 		if _, err := New(w, 0.5); err == nil {
 			t.Errorf("New(%d, 0.5) succeeded", w)
 		}

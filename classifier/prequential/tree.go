@@ -62,37 +62,40 @@ func (t *tree) rank(s float64, positive bool) (below, equal int) {
 	return below, 0
 }
 
-// insert counts one example of score s and class positive.
-func (t *tree) insert(s float64, positive bool) {
-	t.root = t.insertAt(t.root, s, b2i(positive))
+// insert counts k examples of score s and class positive, and reports
+// whether s is new.
+func (t *tree) insert(s float64, positive bool, k int) (added bool) {
+	before := len(t.nodes)
+	t.root = t.insertAt(t.root, s, b2i(positive), k)
+	return len(t.nodes) > before
 }
 
-func (t *tree) insertAt(i int32, s float64, c int) int32 {
+func (t *tree) insertAt(i int32, s float64, c, k int) int32 {
 	if i == 0 {
 		n := node{key: s, pri: t.next()}
-		n.cnt[c], n.total[c] = 1, 1
+		n.cnt[c], n.total[c] = k, k
 		t.nodes = append(t.nodes, n)
 		return int32(len(t.nodes) - 1)
 	}
 	// t.nodes may move during the recursive call: index, do not hold pointers.
 	switch key := t.nodes[i].key; {
 	case s < key:
-		l := t.insertAt(t.nodes[i].l, s, c)
+		l := t.insertAt(t.nodes[i].l, s, c, k)
 		t.nodes[i].l = l
-		t.nodes[i].total[c]++
+		t.nodes[i].total[c] += k
 		if t.nodes[l].pri > t.nodes[i].pri {
 			return t.rotateRight(i)
 		}
 	case s > key:
-		r := t.insertAt(t.nodes[i].r, s, c)
+		r := t.insertAt(t.nodes[i].r, s, c, k)
 		t.nodes[i].r = r
-		t.nodes[i].total[c]++
+		t.nodes[i].total[c] += k
 		if t.nodes[r].pri > t.nodes[i].pri {
 			return t.rotateLeft(i)
 		}
 	default:
-		t.nodes[i].cnt[c]++
-		t.nodes[i].total[c]++
+		t.nodes[i].cnt[c] += k
+		t.nodes[i].total[c] += k
 	}
 	return i
 }
