@@ -38,6 +38,11 @@
 // errors by the costs CP and CN instead, and their defaults, 1 and 0.1,
 // also make a missed positive ten times as costly as a false alarm.
 //
+// Package classifier/prequential measures the effect of such settings on a
+// stream as it is learned: each example scored before it is learned, with
+// exact AUC, G-mean and per-class recall over the whole stream and a sliding
+// window (see ExampleConfig_classRatio).
+//
 // # How the equations are followed
 //
 // Each algorithm's update is one function (learnBagging, learnAC2, ...)
