@@ -123,8 +123,8 @@ func operatingPoint(s []float64, y []bool) (tpr, fpr float64) {
 // point (where the weighted classes are inseparable, so an NB member's
 // threshold is ill-conditioned), to ε 0.1–0.4 and votes up to 1.3, and
 // take the decision: online TPR 0.63, 0.49, 0.007 at 1, 10 and 30 times
-// this size (seed 5), against 0.78. Theorem 3's requirement ε_m < 1/2
-// holds there only at its boundary. At C = 3 RUS2 agrees.
+// this size (seed 5), against 0.78. The paper's boosting requirement
+// ε_m < 1/2 holds there only at its boundary. At C = 3 RUS2 agrees.
 //
 // RUS3's operating points at C = 1 and 3 are left out because they are not
 // functions of the data (TestRUS3OperatingPointDependsOnSeed): with the
@@ -135,10 +135,11 @@ func operatingPoint(s []float64, y []bool) (tpr, fpr float64) {
 // here the online side lands on the other value at C = 1 (0.18 against
 // 0.27) and the batch side at C = 3 (0.20 against 0.53); with seeds 6–8
 // (and the stream order permuted by seed) both sides agree within op, and
-// the AUCs agree at every seed. At its default C = 10 RUS3 agrees. SMOTEBoost is
-// left out: the paper notes online SMOTE cannot converge to batch SMOTE
-// (SBO2's operating point stays 0.35 against 0.78 TPR), so there is no
-// theorem to check.
+// the AUCs agree at every seed. At its default C = 10 RUS3 agrees.
+//
+// SMOTEBoost is left out: the paper notes online SMOTE cannot converge to
+// batch SMOTE (SBO2's operating point stays 0.35 against 0.78 TPR), so
+// there is no theorem to check.
 func TestOnlineBoostingConvergesToBatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("30 000 examples per algorithm")
@@ -207,7 +208,7 @@ func TestOnlineBoostingConvergesToBatch(t *testing.T) {
 // this finite sample), so D_3 = D_2 and so on. The exact chain (expected weights, no resampling)
 // shows it; the resampled batch members sit within sampling noise of
 // ε = 1/2, vote with weight ≈ 0, and the batch decision is member 0's.
-// Theorem 3's boosting requirement ε_m < 1/2 holds for no member after
+// The paper's boosting requirement ε_m < 1/2 holds for no member after
 // the first, only its boundary.
 func TestBatchRUS2AtC1IsDegenerate(t *testing.T) {
 	if testing.Short() {
