@@ -267,7 +267,7 @@ func TestEmbeddedBrokerRefusesDaemonClientID(t *testing.T) {
 	b := startAuthBroker(t, BrokerOptions{})
 	watcher, _ := testConnect(t, b.Broker, "watcher", "", "")
 	seen := subscribe(t, watcher, "ictal/#")
-	waitFor(t, seen, 30*time.Second, "bed-3 online", isState(bed3+"/status", alert.StateOnline))
+	online := waitFor(t, seen, 30*time.Second, "bed-3 online", isState(bed3+"/status", alert.StateOnline))
 	id := b.cfg.ClientID
 
 	// mosquitto_sub, anonymous, under the daemon's client ID.
@@ -289,11 +289,14 @@ func TestEmbeddedBrokerRefusesDaemonClientID(t *testing.T) {
 		}
 	}
 	// The daemon is still connected: its next alert arrives with no
-	// status change before it, and it connected once.
+	// status change before it, and it connected once. (The watcher may
+	// receive the daemon's first status twice, retained and live, when it
+	// subscribed as the daemon published it: the same payload is no
+	// change.)
 	real := testEventN("ward-7", "bed-3")
 	b.daemon.Alert(real)
 	for _, r := range until(t, seen, "the daemon's alert", func(r received) bool { return alertID(r) == real.ID }) {
-		if r.topic == bed3+"/status" {
+		if r.topic == bed3+"/status" && string(r.payload) != string(online.payload) {
 			t.Errorf("status changed while others tried the daemon's client ID: %s", r.payload)
 		}
 	}
