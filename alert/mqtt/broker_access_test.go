@@ -104,11 +104,7 @@ func forge(t *testing.T, c paho.Client, lost chan struct{}, refused string, msgs
 		c.Publish(m.topic, m.qos, m.retained, m.payload)
 	}
 	c.Publish(refused, 1, false, "refused")
-	select {
-	case <-lost:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("still connected after a QoS 1 publish on %s that should be refused", refused)
-	}
+	<-lost // a broker that kept the client would leave the test to go test's -timeout
 }
 
 // runMosquitto runs tool (mosquitto_pub or mosquitto_sub) with args
@@ -165,13 +161,7 @@ func isFeedbackOn(id string) func(received) bool {
 // firstLabel is the first label the daemon delivers.
 func firstLabel(t *testing.T, m *Publisher) alert.Label {
 	t.Helper()
-	select {
-	case l := <-m.Labels():
-		return l
-	case <-time.After(30 * time.Second):
-		t.Fatal("the daemon received no feedback")
-	}
-	return alert.Label{}
+	return <-m.Labels()
 }
 
 func TestEmbeddedBrokerAnonymousSubscribesNeverPublishes(t *testing.T) {
@@ -374,9 +364,5 @@ func TestEmbeddedBrokerClientIDBelongsToItsUser(t *testing.T) {
 		t.Fatalf("the user's own reconnection refused: %v", err)
 	}
 	defer c.Disconnect(0)
-	select {
-	case <-lost:
-	case <-time.After(30 * time.Second):
-		t.Error("the user's first connection was not taken over by the second")
-	}
+	<-lost // the first connection is taken over by the second
 }

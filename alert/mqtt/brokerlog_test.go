@@ -81,7 +81,7 @@ func TestBrokerLogGradesConnectionEnds(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []slog.Record
 			h := brokerLog{recorder{&got}}
-			r := slog.NewRecord(time.Now(), slog.LevelWarn, tt.msg, 0)
+			r := slog.NewRecord(time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC), slog.LevelWarn, tt.msg, 0)
 			if tt.err != nil {
 				r.AddAttrs(slog.Any("error", tt.err))
 			}

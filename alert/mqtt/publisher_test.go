@@ -130,7 +130,7 @@ func TestMQTTSinkNeverBlocksWithoutBroker(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		for i := 0; i < calls; i++ {
-			now := time.Now()
+			now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)
 			if err := m.Score(alert.Score{T: now, Score: 0.1, Usable: true}); err != nil {
 				done <- err
 				return

@@ -173,6 +173,9 @@ func TestWatchFlags(t *testing.T) {
 // A watcher's session is persistent: an alert published while it is away
 // is printed when it comes back under the same client ID; with -clean it
 // is not.
+// markerSince is the time of the live marker's status (any fixed time).
+var markerSince = time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+
 func TestWatchPersistentSessionMissesNothing(t *testing.T) {
 	b := testBroker(t)
 	pub := publisher(t, b.URL())
@@ -199,7 +202,7 @@ func TestWatchPersistentSessionMissesNothing(t *testing.T) {
 			case <-time.After(10 * time.Millisecond):
 				if !marked && strings.Contains(stderr.String(), "watching") {
 					marked = true
-					if tok := pub.Publish("ictal/ward-7/bed-9/status", 0, false, alert.AppendStatus(nil, alert.Status{State: alert.StateSignalLost, Since: time.Now()})); !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
+					if tok := pub.Publish("ictal/ward-7/bed-9/status", 0, false, alert.AppendStatus(nil, alert.Status{State: alert.StateSignalLost, Since: markerSince})); !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
 						t.Fatalf("publish the marker: %v", tok.Error())
 					}
 				}

@@ -20,13 +20,12 @@ import (
 // they take on any machine, so that only a hang trips it.
 const hangGuard = time.Minute
 
-// waitLog waits for the daemon's log (or output) in buf to contain want.
+// waitLog waits for the daemon's log (or output) in buf to contain want;
+// a daemon that never logs it is caught by go test's -timeout.
 func waitLog(t *testing.T, buf *syncbuf.Buffer, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(hangGuard); !strings.Contains(buf.String(), want); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q logged in %v:\n%s", want, hangGuard, buf.String())
-		}
+	for !strings.Contains(buf.String(), want) {
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -56,6 +56,9 @@ type DemoOptions struct {
 	// sink, when set (by tests), is one more sink of the monitored
 	// recording's pipeline.
 	sink alert.Sink
+	// now is the clock the recordings end at (tests fix it; default
+	// time.Now).
+	now func() time.Time
 }
 
 // Demo trains a model on a first simulated recording, then monitors a
@@ -84,6 +87,9 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 
 // withDefaults fills in the zero options.
 func (o DemoOptions) withDefaults() DemoOptions {
+	if o.now == nil {
+		o.now = time.Now
+	}
 	if o.Duration == 0 {
 		o.Duration = 5 * time.Minute
 	}
@@ -141,7 +147,7 @@ func (o DemoOptions) demoStarts(now time.Time) (train, monitor time.Time) {
 // train learns a model prequentially on a first recording, as fast as
 // possible.
 func (o DemoOptions) train(ctx context.Context, fcfg features.Config, out io.Writer, log *slog.Logger) (classifier.Model, error) {
-	trainStart, _ := o.demoStarts(time.Now())
+	trainStart, _ := o.demoStarts(o.now())
 	train, err := o.patient(o.TrainDuration, o.TrainSeizures, o.Seed, trainStart)
 	if err != nil {
 		return nil, err
@@ -175,7 +181,7 @@ func (o DemoOptions) train(ctx context.Context, fcfg features.Config, out io.Wri
 // with the alerts printed and, with MQTTListen, published.
 // It returns the scores and the number of seizures in the recording.
 func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model classifier.Model, out io.Writer, log *slog.Logger) (eval.Summary, int, error) {
-	_, start := o.demoStarts(time.Now())
+	_, start := o.demoStarts(o.now())
 	mon, err := o.patient(o.Duration, o.Seizures, o.Seed+1000, start)
 	if err != nil {
 		return eval.Summary{}, 0, err
