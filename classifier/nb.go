@@ -164,22 +164,31 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 	n.c0ok = false
 }
 
+// secondMoments puts class c's second moments μ²+v into half and their
+// maximum into m2max, unless learn already did (sready).
+func (n *nb) secondMoments(c int) {
+	if n.sready[c] {
+		return
+	}
+	mu := n.mu[c]
+	v, half := n.v[c][:len(mu)], n.half[c][:len(mu)]
+	var m2max float64
+	for j, m := range mu {
+		s := float64(m*m) + v[j]
+		half[j] = s
+		if s > m2max {
+			m2max = s
+		}
+	}
+	n.m2max[c] = m2max
+}
+
 // refresh recomputes the caches of class c.
 func (n *nb) refresh(c int) {
 	mu, v, half := n.mu[c], n.v[c], n.half[c]
 	v = v[:len(mu)]
 	half = half[:len(mu)]
-	if !n.sready[c] {
-		var m2max float64
-		for j, m := range mu {
-			s := float64(m*m) + v[j]
-			half[j] = s
-			if s > m2max {
-				m2max = s
-			}
-		}
-		n.m2max[c] = m2max
-	}
+	n.secondMoments(c)
 	base := float64(nbFloorCls*n.m2max[c]) + nbFloorAbs
 	for j, s := range half {
 		vj := v[j]
@@ -253,20 +262,8 @@ func (n *nb) logOdds(x []float64) float64 {
 // other class's cache being current): it returns the sum of the per
 // feature terms, accumulated exactly as logOddsShared does.
 func (n *nb) refreshOdds(c int, x []float64) float64 {
-	mu, v, half := n.mu[c], n.v[c], n.half[c]
-	v = v[:len(mu)]
-	half = half[:len(mu)]
-	if !n.sready[c] {
-		var m2max float64
-		for j, m := range mu {
-			s := float64(m*m) + v[j]
-			half[j] = s
-			if s > m2max {
-				m2max = s
-			}
-		}
-		n.m2max[c] = m2max
-	}
+	v, half := n.v[c], n.half[c]
+	n.secondMoments(c)
 	base := float64(nbFloorCls*n.m2max[c]) + nbFloorAbs
 	mp, hp := n.mu[clsPos], n.half[clsPos]
 	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
