@@ -47,22 +47,7 @@ func TestOnlineUOBConvergesToBatchUOB(t *testing.T) {
 	Xt, yt := blobs(300, 2700, 1, 12)
 	for _, l := range classifier.Learners {
 		cfg := classifier.Config{Algorithm: classifier.UOB, Learner: l, Features: 1, C: 9, Seed: 5}
-		b := train(t, cfg, X, y)
-		o, err := classifier.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(1, 2))
-		for _, i := range rng.Perm(len(X)) {
-			if err := o.Learn(X[i], y[i]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		so, sb := make([]float64, len(Xt)), make([]float64, len(Xt))
-		for i, x := range Xt {
-			so[i], _ = o.Score(x)
-			sb[i], _ = b.Score(x)
-		}
+		so, sb := scores(learnOnline(t, cfg, X, y), Xt), scores(train(t, cfg, X, y), Xt)
 		ao, ab := aucOf(so, yt), aucOf(sb, yt)
 		if d := ao - ab; d > 0.01 || d < -0.01 {
 			t.Errorf("%s: online AUC %.4f, batch %.4f", l, ao, ab)
@@ -164,22 +149,7 @@ func TestOnlineBoostingConvergesToBatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := tt.cfg
 			cfg.Learner, cfg.Features, cfg.Seed = classifier.LearnerNB, 1, 5
-			b := train(t, cfg, X, y)
-			o, err := classifier.New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(1, 2))
-			for _, i := range rng.Perm(len(X)) {
-				if err := o.Learn(X[i], y[i]); err != nil {
-					t.Fatal(err)
-				}
-			}
-			so, sb := make([]float64, len(Xt)), make([]float64, len(Xt))
-			for i, x := range Xt {
-				so[i], _ = o.Score(x)
-				sb[i], _ = b.Score(x)
-			}
+			so, sb := scores(learnOnline(t, cfg, X, y), Xt), scores(train(t, cfg, X, y), Xt)
 			ao, ab := aucOf(so, yt), aucOf(sb, yt)
 			to, fo := operatingPoint(so, yt)
 			tb, fb := operatingPoint(sb, yt)
@@ -298,29 +268,11 @@ func TestRUS3OperatingPointDependsOnSeed(t *testing.T) {
 	Xt, yt := blobs(300, 2700, 1, 12)
 	tpr := func(online bool, C float64, seed uint64) float64 {
 		cfg := classifier.Config{Algorithm: classifier.RUS3, C: C, Learner: classifier.LearnerNB, Features: 1, Seed: seed}
-		var s interface {
-			Score([]float64) (float64, error)
-		}
-		if online {
-			o, err := classifier.New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(1, 2))
-			for _, i := range rng.Perm(len(X)) {
-				if err := o.Learn(X[i], y[i]); err != nil {
-					t.Fatal(err)
-				}
-			}
-			s = o
-		} else {
+		var s scorer = learnOnline(t, cfg, X, y)
+		if !online {
 			s = train(t, cfg, X, y)
 		}
-		sc := make([]float64, len(Xt))
-		for i, x := range Xt {
-			sc[i], _ = s.Score(x)
-		}
-		tp, _ := operatingPoint(sc, yt)
+		tp, _ := operatingPoint(scores(s, Xt), yt)
 		return tp
 	}
 	for _, c := range []struct {
@@ -333,4 +285,35 @@ func TestRUS3OperatingPointDependsOnSeed(t *testing.T) {
 			t.Errorf("online %v C = %g: TPR %.3f and %.3f with seeds 5 and 6, want two operating points", c.online, c.C, a, b)
 		}
 	}
+}
+
+// learnOnline returns an online model of cfg that learned X, y one
+// example at a time, in a fixed random order.
+func learnOnline(t *testing.T, cfg classifier.Config, X [][]float64, y []bool) classifier.Model {
+	t.Helper()
+	o, err := classifier.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, i := range rng.Perm(len(X)) {
+		if err := o.Learn(X[i], y[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return o
+}
+
+// scorer is what online and batch models share for scoring.
+type scorer interface {
+	Score([]float64) (float64, error)
+}
+
+// scores returns s's score of every row of X.
+func scores(s scorer, X [][]float64) []float64 {
+	sc := make([]float64, len(X))
+	for i, x := range X {
+		sc[i], _ = s.Score(x)
+	}
+	return sc
 }
