@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -120,21 +121,27 @@ func Read(path string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("users file: %w", err)
 	}
 	defer f.Close()
+	return Parse(f, path)
+}
+
+// Parse reads a users file's lines from r: name:bcrypt-hash, blank lines
+// and # comments. Errors name the file (as name) and the line.
+func Parse(r io.Reader, name string) (map[string][]byte, error) {
 	users := make(map[string][]byte)
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		name, hash, ok := strings.Cut(line, ":")
-		if !ok || !ValidName(name) || !strings.HasPrefix(hash, "$2") {
-			return nil, fmt.Errorf("users file %s:%d: want name:bcrypt-hash", path, n)
+		user, hash, ok := strings.Cut(line, ":")
+		if !ok || !ValidName(user) || !strings.HasPrefix(hash, "$2") {
+			return nil, fmt.Errorf("users file %s:%d: want name:bcrypt-hash", name, n)
 		}
-		users[name] = []byte(hash)
+		users[user] = []byte(hash)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("users file %s: %w", path, err)
+		return nil, fmt.Errorf("users file %s: %w", name, err)
 	}
 	return users, nil
 }

@@ -83,3 +83,39 @@ func TestReadRejectsMalformedLine(t *testing.T) {
 		t.Errorf("Read: %v, want an error naming line 3", err)
 	}
 }
+
+// FuzzParse: whatever a users file holds, Parse returns users or an
+// error naming the line, never a panic; every user it accepts has a valid
+// name and a bcrypt-looking hash, and the users written back parse to the
+// same.
+func FuzzParse(f *testing.F) {
+	f.Add("alice:$2a$10$abcdefghijklmnopqrstuv\n# a comment\n\nbob:$2b$10$xyz\n")
+	f.Add("alice:notahash\n")
+	f.Add("bad name:$2a$10$x\n")
+	f.Add(":$2a$\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		users, err := Parse(strings.NewReader(text), "fuzz")
+		if err != nil {
+			if !strings.Contains(err.Error(), "users file fuzz") {
+				t.Fatalf("error without the file's name: %v", err)
+			}
+			return
+		}
+		var b strings.Builder
+		for name, hash := range users {
+			if !ValidName(name) || !strings.HasPrefix(string(hash), "$2") {
+				t.Fatalf("accepted %q:%q", name, hash)
+			}
+			b.WriteString(name + ":" + string(hash) + "\n")
+		}
+		again, err := Parse(strings.NewReader(b.String()), "fuzz")
+		if err != nil || len(again) != len(users) {
+			t.Fatalf("written back: %v, %d of %d users", err, len(again), len(users))
+		}
+		for name, hash := range users {
+			if string(again[name]) != string(hash) {
+				t.Fatalf("%s: %q then %q", name, hash, again[name])
+			}
+		}
+	})
+}
