@@ -302,3 +302,51 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 	}
 	return plain / float64(len(e.members)), nil
 }
+
+// MaxMargin bounds each member's log-odds in Margin: a member that has
+// seen only one class (log-odds ±Inf) counts as ±MaxMargin, so one
+// untrained member cannot make the ensemble's margin infinite.
+const MaxMargin = 1000
+
+// Margin implements Grader: the members' log-odds log p(+|x)/p(−|x),
+// each clamped to [−MaxMargin, MaxMargin], averaged with the weights
+// Score's vote gives them (1 for the bagging algorithms, α_m for the
+// boosting ones, an abstaining member 0; with LiteralVote a negative α_m
+// turns the member's opinion round). While no member has a weight it is
+// the plain mean. It allocates nothing and does not change the model
+// (beyond the caches Score also refreshes).
+func (e *ensemble) Margin(x []float64) (float64, error) {
+	if err := checkInput(x, e.cfg.Features); err != nil {
+		return 0, err
+	}
+	var sum, plain, weights float64
+	boosting := e.alg.boosting()
+	if boosting && !e.alphaOK {
+		for m := range e.members {
+			e.alpha[m] = e.voteWeight(&e.members[m])
+		}
+		e.alphaOK = true
+		e.alphaRuns++
+	}
+	for m := range e.members {
+		l := min(max(e.members[m].h.logOdds(x), -MaxMargin), MaxMargin)
+		plain += l
+		if boosting {
+			a := e.alpha[m]
+			sum += a * l
+			weights += abs(a)
+		}
+	}
+	mean := plain / float64(len(e.members))
+	if boosting && weights > 0 {
+		mean = sum / weights
+	}
+	return min(max(mean, -MaxMargin), MaxMargin), nil // rounding
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -62,3 +62,16 @@ func checkInput(x []float64, d int) error {
 	}
 	return nil
 }
+
+// Grader is implemented by every Model this package builds (type-assert a
+// Model to it). Margin grades x where Score votes: the ensemble's weighted
+// mean of its members' log-odds, in (−MaxMargin, MaxMargin), positive
+// where the members lean to the positive class. Score's vote is 0 or 1
+// whenever the members agree, which is most of the time on a stream the
+// ensemble has learned; Margin still ranks those examples, so it is what
+// an ROC curve, a calibrated probability (a logistic function of it
+// fitted on training data) or a threshold other than the vote's 0.5
+// should be built on. The same concurrency rules as Score apply.
+type Grader interface {
+	Margin(x []float64) (float64, error)
+}

@@ -66,8 +66,14 @@ func AUCPoints(pts []Point) float64 {
 
 // AUCScores returns the area under the ROC of continuous scores: the
 // Mann–Whitney probability that a random positive scores above a random
-// negative, ties counting ½. It is NaN when a class is missing.
+// negative, ties counting ½. It is NaN when a class is missing or a
+// score is NaN (which has no rank).
 func AUCScores(scores []float64, y []bool) float64 {
+	for _, s := range scores {
+		if math.IsNaN(s) {
+			return math.NaN()
+		}
+	}
 	type sv struct {
 		s   float64
 		pos bool

@@ -118,3 +118,11 @@ func TestAUCHullBoundsPolyline(t *testing.T) {
 		}
 	}
 }
+
+// TestAUCScoresNaN: a NaN score has no rank; the AUC is NaN, and computing
+// it ends (the grouping of tied scores once never advanced past a NaN).
+func TestAUCScoresNaN(t *testing.T) {
+	if a := AUCScores([]float64{0.1, math.NaN(), 0.9}, []bool{false, true, true}); !math.IsNaN(a) {
+		t.Errorf("AUC with a NaN score = %v, want NaN", a)
+	}
+}
