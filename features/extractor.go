@@ -157,7 +157,8 @@ func (e *Extractor) MaxStep(c int) float64 { return e.steps[c] }
 
 // Conditioning describes the filters every channel passes through, as
 // resolved for the rate ("highpass 0.5 Hz (Butterworth, order 2), notch
-// [50 100 60 120] Hz …"), or "off".
+// [50 60] Hz …" at 256 Hz, "… notch [50 100 60 120] Hz …" at 512 Hz), or
+// "off".
 func (e *Extractor) Conditioning() string {
 	if e.cond == nil {
 		return "off"
