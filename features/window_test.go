@@ -147,6 +147,44 @@ func TestInvalidSamplesAreZeroedAndCounted(t *testing.T) {
 	}
 }
 
+// TestPushValidityBoundary: Push judges samples by their bits (|v| ≤
+// MaxSample); the boundary and the odd values fall where they should.
+func TestPushValidityBoundary(t *testing.T) {
+	tests := []struct {
+		name  string
+		v     float64
+		valid bool
+	}{
+		{"MaxSample", MaxSample, true},
+		{"−MaxSample", -MaxSample, true},
+		{"just above MaxSample", math.Nextafter(MaxSample, math.Inf(1)), false},
+		{"just below −MaxSample", math.Nextafter(-MaxSample, math.Inf(-1)), false},
+		{"−0", math.Copysign(0, -1), true},
+		{"smallest subnormal", math.SmallestNonzeroFloat64, true},
+		{"NaN", math.NaN(), false},
+		{"NaN with the sign bit", math.Float64frombits(0xfff8000000000001), false},
+		{"+Inf", math.Inf(1), false},
+		{"−Inf", math.Inf(-1), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := New(Config{Channels: 2, Rate: 256, Conditioning: Conditioning{Off: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Push([]float64{3, tt.v})
+			got := e.Conditioned()
+			wantInvalid, want := 0, tt.v
+			if !tt.valid {
+				wantInvalid, want = 1, 0
+			}
+			if e.Invalid() != wantInvalid || got[0] != 3 || math.Float64bits(got[1]) != math.Float64bits(want) {
+				t.Errorf("Push of %v: Invalid %d, stored %v; want %d, [3 %v]", tt.v, e.Invalid(), got, wantInvalid, want)
+			}
+		})
+	}
+}
+
 func TestMisuseIsAProgrammingErrorThatPanics(t *testing.T) {
 	newE := func() *Extractor {
 		e, err := New(Config{Channels: 2, Rate: 256})
