@@ -148,40 +148,44 @@ func TestInvalidSamplesAreZeroedAndCounted(t *testing.T) {
 }
 
 // TestPushValidityBoundary: Push judges samples by their bits (|v| ≤
-// MaxSample); the boundary and the odd values fall where they should.
+// MaxSample); the boundary and the odd values fall where they should. One
+// frame carries them all, one per channel; one bad sample makes the
+// frame count once in Invalid.
 func TestPushValidityBoundary(t *testing.T) {
-	tests := []struct {
-		name  string
-		v     float64
-		valid bool
-	}{
-		{"MaxSample", MaxSample, true},
-		{"−MaxSample", -MaxSample, true},
-		{"just above MaxSample", math.Nextafter(MaxSample, math.Inf(1)), false},
-		{"just below −MaxSample", math.Nextafter(-MaxSample, math.Inf(-1)), false},
-		{"−0", math.Copysign(0, -1), true},
-		{"smallest subnormal", math.SmallestNonzeroFloat64, true},
-		{"NaN", math.NaN(), false},
-		{"NaN with the sign bit", math.Float64frombits(0xfff8000000000001), false},
-		{"+Inf", math.Inf(1), false},
-		{"−Inf", math.Inf(-1), false},
+	valid := []float64{MaxSample, -MaxSample, math.Copysign(0, -1), math.SmallestNonzeroFloat64}
+	invalid := []float64{
+		math.Nextafter(MaxSample, math.Inf(1)), math.Nextafter(-MaxSample, math.Inf(-1)),
+		math.NaN(), math.Float64frombits(0xfff8000000000001), // a NaN with the sign bit
+		math.Inf(1), math.Inf(-1),
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e, err := New(Config{Channels: 2, Rate: 256, Conditioning: Conditioning{Off: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.Push([]float64{3, tt.v})
-			got := e.Conditioned()
-			wantInvalid, want := 0, tt.v
-			if !tt.valid {
-				wantInvalid, want = 1, 0
-			}
-			if e.Invalid() != wantInvalid || got[0] != 3 || math.Float64bits(got[1]) != math.Float64bits(want) {
-				t.Errorf("Push of %v: Invalid %d, stored %v; want %d, [3 %v]", tt.v, e.Invalid(), got, wantInvalid, want)
-			}
-		})
+	all := append(slices.Clone(valid), invalid...)
+	e, err := New(Config{Channels: len(all), Rate: 256, Conditioning: Conditioning{Off: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Push(all)
+	for c, v := range all {
+		want := v
+		if c >= len(valid) {
+			want = 0
+		}
+		if got := e.Conditioned()[c]; math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("%v stored as %v, want %v", v, got, want)
+		}
+	}
+	if e.Invalid() != 1 {
+		t.Errorf("Invalid() = %d after one frame with bad samples, want 1", e.Invalid())
+	}
+	// Each value alone in a frame of valid ones: only the bad ones make a
+	// frame count.
+	frame := make([]float64, len(all))
+	for c, v := range all {
+		clear(frame)
+		frame[len(frame)-1] = v
+		e.Push(frame)
+		if want := 1 + max(0, c+1-len(valid)); e.Invalid() != want {
+			t.Errorf("after a frame with %v: Invalid() = %d, want %d", v, e.Invalid(), want)
+		}
 	}
 }
 
