@@ -3,6 +3,8 @@ package features
 import (
 	"fmt"
 	"math"
+	"math/cmplx"
+	"slices"
 	"strings"
 
 	"github.com/ictal/ictal/internal/detmath"
@@ -32,6 +34,26 @@ const (
 	// single section 2 Hz wide removed only 23 dB of a hum 40 dB above the
 	// EEG and left it the strongest component of every window.
 	NotchBandwidth = 3.0
+	// MainsTolerance is how far, as a fraction of its frequency, the hum
+	// of a mains frequency or harmonic may lie from its nominal value and
+	// still be rejected as MainsRejection and HarmonicRejection say:
+	// ±0.25 %, twice the Cyton's 0.12 %.
+	MainsTolerance = 0.0025
+	// MainsRejection is the least attenuation, in dB, at each mains
+	// frequency within ±MainsTolerance (two notch sections there: 43.5 dB
+	// at 50 Hz and 40.5 to 41.4 dB at 60 Hz, depending on the rate).
+	MainsRejection = 40.0
+	// HarmonicRejection is the least attenuation, in dB, at each harmonic
+	// of a notched mains frequency below 0.49 × Rate, within
+	// ±MainsTolerance, with the default low-pass (or a lower one): a
+	// harmonic gets a notch section of its own only where the other
+	// sections give less. At 250 and 256 Hz the low-pass alone gives 30 dB
+	// at 100 Hz and over 70 dB at 120 Hz, so the default chain has 7
+	// sections (it had 9: a notch at every harmonic); at 512 Hz, 100 and
+	// 120 Hz are notched and the chain has 9 (it had 14). A harmonic
+	// 40 dB above the EEG, as strong as the Cyton's hum, would remain
+	// at most 15 dB above it, above 70 Hz, where no spectral band looks.
+	HarmonicRejection = 25.0
 )
 
 // maxNotchFraction: a mains harmonic is notched only below this fraction
@@ -43,17 +65,19 @@ const maxNotchFraction = 0.49
 // offsets and slow drift), mains notches and a low-pass (removes muscle
 // and converter noise above the EEG bands). The zero value is the
 // default, on: 0.5 Hz high-pass, 70 Hz low-pass, notches at 50 and 60 Hz
-// and their harmonics below 0.49 × Rate.
+// and at those of their harmonics below 0.49 × Rate that the low-pass
+// does not reject by HarmonicRejection.
 //
 // The filters are second-order sections (biquads) designed by the
 // bilinear transform with pre-warped corner frequencies: a 2nd-order
 // Butterworth high-pass, a 4th-order Butterworth low-pass (two sections)
-// and a notch per mains frequency and harmonic (Orfanidis, Introduction
-// to Signal Processing, 1996, §11.3: a zero pair on the unit circle and a
-// −3 dB width of NotchBandwidth), doubled at the mains frequency itself,
-// where the hum is strongest; the harmonics are weaker and lie where the
-// low-pass already attenuates (by 13 dB at 100 Hz, 19 dB at 120 Hz). They run in transposed direct form II
-// in float64, and their state is set, on the first sample of each channel
+// and notches (Orfanidis, Introduction to Signal Processing, 1996, §11.3:
+// a zero pair on the unit circle and a −3 dB width of NotchBandwidth): two
+// sections at each mains frequency, where the hum is strongest, and one at
+// a harmonic only where the low-pass and the other notches reject it by
+// less than HarmonicRejection (see MainsRejection, HarmonicRejection and
+// MainsTolerance for what is guaranteed). They run in transposed direct
+// form II in float64, and their state is set, on the first sample of each channel
 // (and again after Extractor.Reset, i.e. after a gap), to the steady state
 // for a constant input equal to that sample: a DC offset of tens of
 // millivolts then gives no transient at all, instead of a decaying step
@@ -74,7 +98,7 @@ type Conditioning struct {
 }
 
 // String describes the conditioning for a model's provenance and logs:
-// "off", or e.g. "highpass 0.5 Hz, lowpass 70 Hz, notch 50 60 100 120 Hz".
+// "off", or e.g. "highpass 0.5 Hz, lowpass 70 Hz, mains both, harmonics 25 dB".
 // It describes c as given, with defaults applied but not the rate's
 // limits; a resolved conditioning (see Extractor.Conditioning) gives the
 // exact filters.
@@ -98,7 +122,15 @@ func (c Conditioning) String() string {
 	if c.LowPass > 0 {
 		parts = append(parts, fmt.Sprintf("lowpass %g Hz", c.LowPass))
 	}
-	parts = append(parts, "mains "+c.Mains)
+	mains := "mains " + c.Mains
+	if c.Mains != "off" {
+		// Since harmonics are notched only where the low-pass does not
+		// reject them (HarmonicRejection): the filters differ from those
+		// of models made before, which notched every harmonic, so such
+		// models are refused (modelfile.Meta.Check compares this string).
+		mains += fmt.Sprintf(", harmonics %g dB", HarmonicRejection)
+	}
+	parts = append(parts, mains)
 	return strings.Join(parts, ", ")
 }
 
@@ -213,23 +245,18 @@ func newConditioner(c Conditioning, fs float64, channels int) (*conditioner, err
 		k.stages = append(k.stages, highpass(hp, math.Sqrt2/2, fs))
 		parts = append(parts, fmt.Sprintf("highpass %g Hz (Butterworth, order 2)", hp))
 	}
-	for _, m := range mains {
-		for f := m; f < maxNotchFraction*fs; f += m {
-			k.notches = append(k.notches, f)
-			q := notch(f, NotchBandwidth, fs)
-			k.stages = append(k.stages, q)
-			if f == m {
-				k.stages = append(k.stages, q) // the fundamental: two sections
-			}
-		}
-	}
-	if len(k.notches) > 0 {
-		parts = append(parts, fmt.Sprintf("notch %v Hz (sections %g Hz wide, two at the mains frequency)", k.notches, NotchBandwidth))
-	}
+	var low []biquad
 	if lp > 0 {
 		for _, q := range butterworthQ(4) {
-			k.stages = append(k.stages, lowpass(lp, q, fs))
+			low = append(low, lowpass(lp, q, fs))
 		}
+	}
+	k.stages = append(k.stages, k.mainsNotches(mains, low, fs)...)
+	if len(k.notches) > 0 {
+		parts = append(parts, fmt.Sprintf("notch %v Hz (sections %g Hz wide, two at the mains frequency, one at a harmonic the other sections reject by less than %g dB)", k.notches, NotchBandwidth, HarmonicRejection))
+	}
+	if lp > 0 {
+		k.stages = append(k.stages, low...)
 		parts = append(parts, fmt.Sprintf("lowpass %g Hz (Butterworth, order 4)", lp))
 	}
 	if len(parts) == 0 {
@@ -241,6 +268,75 @@ func newConditioner(c Conditioning, fs float64, channels int) (*conditioner, err
 	k.primed = make([]bool, channels)
 	k.held = make([]float64, channels)
 	return k, nil
+}
+
+// mainsNotches returns the notch sections for the mains frequencies
+// mains at rate fs, with the low-pass sections low that follow them, and
+// records their frequencies in k.notches: two sections at each mains
+// frequency, then one at each harmonic below maxNotchFraction × fs that
+// the chain so far (the low-pass, the other notches) rejects by less than
+// HarmonicRejection somewhere within ±MainsTolerance of it. Harmonics are
+// taken in increasing order, so a notch at one counts for the next.
+func (k *conditioner) mainsNotches(mains []float64, low []biquad, fs float64) []biquad {
+	var fund []biquad
+	for _, m := range mains {
+		q := notch(m, NotchBandwidth, fs)
+		fund = append(fund, q, q)
+	}
+	chain := append(slices.Clone(fund), low...)
+	var harm []float64
+	for f := 2.0; ; f++ { // harmonic number, for every mains frequency at once
+		below := false // some harmonic f·m lies below maxNotchFraction × fs
+		for _, m := range mains {
+			h := f * m
+			if h >= maxNotchFraction*fs {
+				continue
+			}
+			below = true
+			if !slices.Contains(harm, h) && rejection(chain, h, fs) < HarmonicRejection {
+				harm = append(harm, h)
+				chain = append(chain, notch(h, NotchBandwidth, fs))
+			}
+		}
+		if !below {
+			break
+		}
+	}
+	// In the order of mains: each frequency, then its harmonics (one
+	// common to both mains frequencies goes with the first).
+	var out []biquad
+	for i, m := range mains {
+		k.notches = append(k.notches, m)
+		out = append(out, fund[2*i:2*i+2]...)
+		for _, h := range harm {
+			if math.Mod(h, m) == 0 && !slices.Contains(k.notches, h) {
+				k.notches = append(k.notches, h)
+				out = append(out, notch(h, NotchBandwidth, fs))
+			}
+		}
+	}
+	return out
+}
+
+// rejection returns the least attenuation, in dB, of the sections chain
+// at rate fs over f·(1 ± MainsTolerance), sampled at 41 frequencies. It
+// uses math's sine and cosine, which may differ in the last bit between
+// platforms: a rate at which a harmonic's rejection lay within rounding
+// of HarmonicRejection could get its notch on one and not on another.
+// The rates TestMainsRejection checks have a decibel or more of margin
+// (the least: 1.1 dB, 120 Hz at 500 Hz), and it pins their sections on
+// every platform cross/test runs.
+func rejection(chain []biquad, f, fs float64) float64 {
+	least := math.Inf(1)
+	for i := -20; i <= 20; i++ {
+		g := f * (1 + MainsTolerance*float64(i)/20)
+		h := complex(1, 0)
+		for _, q := range chain {
+			h *= q.response(g, fs)
+		}
+		least = math.Min(least, -20*math.Log10(cmplx.Abs(h)))
+	}
+	return least
 }
 
 // reset forgets every channel's state: the next sample of each primes it
@@ -290,52 +386,64 @@ func (k *conditioner) frame(x []float64, ok []bool, bad bool) {
 		}
 		k.all = true
 	}
-	// Two sections per pass over the channels, so that the first's output
-	// stays in a register for the second.
+	// Three sections per pass over the channels, so that each one's
+	// output stays in a register for the next; the one or two left over
+	// one at a time.
 	i := 0
-	for ; i+1 < len(k.stages); i += 2 {
-		k.frame2(x, i)
+	for ; i+3 <= len(k.stages); i += 3 {
+		k.frame3(x, i)
 	}
-	if i < len(k.stages) {
+	for ; i < len(k.stages); i++ {
 		k.frame1(x, i)
 	}
 }
+
+// The loops below use that every section has b2 = b0 (its zeros lie on
+// the unit circle: a double zero at 0 Hz, at Nyquist, or a pair at the
+// notch frequency), so b0·x serves for b2·x: four products per sample
+// and section instead of five, the same bits. float64(·) rounds each
+// product, so no platform fuses a multiply-add and the output is the same
+// bits everywhere (cross/golden_test.go).
 
 // frame1 runs section i over every channel's sample x[c].
 func (k *conditioner) frame1(x []float64, i int) {
 	n := len(k.primed)
 	q := &k.stages[i]
-	b0, b1, b2, a1, a2 := q.b0, q.b1, q.b2, q.a1, q.a2
+	b0, b1, a1, a2 := q.b0, q.b1, q.a1, q.a2
 	s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
 	s1, s2 = s1[:len(x)], s2[:len(x)] // no bounds checks below
 	for c, v := range x {
-		// float64(·) rounds each product, so no platform fuses a
-		// multiply-add and the output is the same bits everywhere
-		// (cross/golden_test.go).
-		y := float64(b0*v) + s1[c]
+		p := float64(b0 * v)
+		y := p + s1[c]
 		s1[c] = float64(b1*v) - float64(a1*y) + s2[c]
-		s2[c] = float64(b2*v) - float64(a2*y)
+		s2[c] = p - float64(a2*y)
 		x[c] = y
 	}
 }
 
-// frame2 runs sections i and i+1 over every channel's sample x[c]: the
-// same arithmetic as frame1 twice, in one pass.
-func (k *conditioner) frame2(x []float64, i int) {
+// frame3 runs sections i, i+1 and i+2 over every channel's sample x[c]
+// in one pass.
+func (k *conditioner) frame3(x []float64, i int) {
 	n := len(k.primed)
-	q, r := &k.stages[i], &k.stages[i+1]
-	b0, b1, b2, a1, a2 := q.b0, q.b1, q.b2, q.a1, q.a2
-	c0, c1, c2, d1, d2 := r.b0, r.b1, r.b2, r.a1, r.a2
+	q, r, s := &k.stages[i], &k.stages[i+1], &k.stages[i+2]
 	s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
 	t1, t2 := k.s1[(i+1)*n:(i+2)*n], k.s2[(i+1)*n:(i+2)*n]
+	u1, u2 := k.s1[(i+2)*n:(i+3)*n], k.s2[(i+2)*n:(i+3)*n]
 	s1, s2, t1, t2 = s1[:len(x)], s2[:len(x)], t1[:len(x)], t2[:len(x)]
+	u1, u2 = u1[:len(x)], u2[:len(x)]
 	for c, v := range x {
-		y := float64(b0*v) + s1[c]
-		s1[c] = float64(b1*v) - float64(a1*y) + s2[c]
-		s2[c] = float64(b2*v) - float64(a2*y)
-		z := float64(c0*y) + t1[c]
-		t1[c] = float64(c1*y) - float64(d1*z) + t2[c]
-		t2[c] = float64(c2*y) - float64(d2*z)
-		x[c] = z
+		p := float64(q.b0 * v)
+		y := p + s1[c]
+		s1[c] = float64(q.b1*v) - float64(q.a1*y) + s2[c]
+		s2[c] = p - float64(q.a2*y)
+		p = float64(r.b0 * y)
+		z := p + t1[c]
+		t1[c] = float64(r.b1*y) - float64(r.a1*z) + t2[c]
+		t2[c] = p - float64(r.a2*z)
+		p = float64(s.b0 * z)
+		w := p + u1[c]
+		u1[c] = float64(s.b1*z) - float64(s.a1*w) + u2[c]
+		u2[c] = p - float64(s.a2*w)
+		x[c] = w
 	}
 }

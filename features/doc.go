@@ -16,6 +16,26 @@
 // constants), then, if Config.Summaries is set, four cross-channel
 // summaries. Names gives every element's name, "Fp1-F7/line_length".
 //
+// # Conditioning
+//
+// Before a sample is stored, every channel passes through causal filters
+// (Config.Conditioning; on by default): a 0.5 Hz Butterworth high-pass
+// (order 2), two notch sections 3 Hz wide at each mains frequency (50 and
+// 60 Hz unless the site names one), and a 70 Hz Butterworth low-pass
+// (order 4; lowered to 0.45 × the rate for slow sources). A harmonic of
+// the mains frequency (100, 120, 150 Hz …, below 0.49 × the rate) gets a
+// notch section of its own only where the low-pass and the other notches
+// reject it by less than HarmonicRejection (25 dB) somewhere within
+// ±MainsTolerance (0.25 %) of it. What is guaranteed, at every rate, with
+// the default low-pass or a lower one: at least MainsRejection (40 dB) at
+// 50 and 60 Hz and at least 25 dB at every harmonic, over ±0.25 % of each
+// (TestMainsRejection). At 250 and 256 Hz that is 7 sections (the
+// low-pass alone gives 30 dB at 100 Hz and 74 dB at 120 Hz); at 512 Hz,
+// 9 (100 and 120 Hz notched). The harmonics lie above the γ band's 70 Hz,
+// so they reach only the time-domain features. Conditioning.String, which
+// model files record, names the rule ("…, mains both, harmonics 25 dB"):
+// models made when every harmonic had a notch are refused.
+//
 // # Per-channel features
 //
 // Every feature is computed on the window with its mean removed (the mean

@@ -15,6 +15,10 @@ import (
 // finite.
 const MaxSample = 1e9
 
+// maxSampleBits is MaxSample's bits: a float64 x ≥ 0 (or NaN) exceeds
+// MaxSample exactly when its bits do.
+var maxSampleBits = math.Float64bits(MaxSample)
+
 // Extractor turns a stream of frames into feature vectors over sliding
 // windows. It keeps the last Window of samples of every channel in a ring
 // buffer; Push adds a frame and says when a window is complete, Vector
@@ -157,7 +161,8 @@ func (e *Extractor) MaxStep(c int) float64 { return e.steps[c] }
 
 // Conditioning describes the filters every channel passes through, as
 // resolved for the rate ("highpass 0.5 Hz (Butterworth, order 2), notch
-// [50 100 60 120] Hz …"), or "off".
+// [50 60] Hz …" at 256 Hz, "… notch [50 100 60 120] Hz …" at 512 Hz), or
+// "off".
 func (e *Extractor) Conditioning() string {
 	if e.cond == nil {
 		return "off"
@@ -197,23 +202,33 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 		panic(fmt.Sprintf("features: Push got %d samples, want %d (Config.Channels)", len(samples), e.cfg.Channels))
 	}
 	h := e.head
-	bad := false
-	in, ok := e.in, e.ok
-	for c, v := range samples {
-		ok[c] = math.Abs(v) <= MaxSample // false for NaN and ±Inf too
-		if !ok[c] {
-			v, bad = 0, true
+	in := e.in[:len(samples)]
+	copy(in, samples)
+	// In the usual case, all samples valid, one integer maximum per
+	// sample: |v|'s bits order as |v| does, and NaN's and ±Inf's lie above
+	// MaxSample's. ok is filled only when some sample is bad.
+	var top uint64
+	for _, v := range in {
+		top = max(top, math.Float64bits(v)&^(1<<63))
+	}
+	bad := top > maxSampleBits
+	if bad {
+		for c, v := range in {
+			e.ok[c] = math.Abs(v) <= MaxSample
+			if !e.ok[c] {
+				in[c] = 0
+			}
 		}
-		in[c] = v
 	}
 	if e.cond != nil {
-		e.cond.frame(in, ok, bad)
+		e.cond.frame(in, e.ok, bad)
 	}
 	n, stride, ring := e.n, e.stride, e.ring
-	for c, v := range in {
-		i := c*stride + h
+	i := h
+	for _, v := range in {
 		ring[i] = v
 		ring[i+n] = v
+		i += stride
 	}
 	if e.invalid[h] {
 		e.nBad--

@@ -147,6 +147,48 @@ func TestInvalidSamplesAreZeroedAndCounted(t *testing.T) {
 	}
 }
 
+// TestPushValidityBoundary: Push judges samples by their bits (|v| ≤
+// MaxSample); the boundary and the odd values fall where they should. One
+// frame carries them all, one per channel; one bad sample makes the
+// frame count once in Invalid.
+func TestPushValidityBoundary(t *testing.T) {
+	valid := []float64{MaxSample, -MaxSample, math.Copysign(0, -1), math.SmallestNonzeroFloat64}
+	invalid := []float64{
+		math.Nextafter(MaxSample, math.Inf(1)), math.Nextafter(-MaxSample, math.Inf(-1)),
+		math.NaN(), math.Float64frombits(0xfff8000000000001), // a NaN with the sign bit
+		math.Inf(1), math.Inf(-1),
+	}
+	all := append(slices.Clone(valid), invalid...)
+	e, err := New(Config{Channels: len(all), Rate: 256, Conditioning: Conditioning{Off: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Push(all)
+	for c, v := range all {
+		want := v
+		if c >= len(valid) {
+			want = 0
+		}
+		if got := e.Conditioned()[c]; math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("%v stored as %v, want %v", v, got, want)
+		}
+	}
+	if e.Invalid() != 1 {
+		t.Errorf("Invalid() = %d after one frame with bad samples, want 1", e.Invalid())
+	}
+	// Each value alone in a frame of valid ones: only the bad ones make a
+	// frame count.
+	frame := make([]float64, len(all))
+	for c, v := range all {
+		clear(frame)
+		frame[len(frame)-1] = v
+		e.Push(frame)
+		if want := 1 + max(0, c+1-len(valid)); e.Invalid() != want {
+			t.Errorf("after a frame with %v: Invalid() = %d, want %d", v, e.Invalid(), want)
+		}
+	}
+}
+
 func TestMisuseIsAProgrammingErrorThatPanics(t *testing.T) {
 	newE := func() *Extractor {
 		e, err := New(Config{Channels: 2, Rate: 256})

@@ -258,34 +258,16 @@ func parseSignals(h *Header, b []byte, ns int) error {
 			s := &h.Signals[i]
 			var err error
 			switch f {
-			case 0:
-				s.Label = field(raw)
-			case 1:
-				s.Transducer = field(raw)
-			case 2:
-				s.PhysicalDimension = field(raw)
-			case 3:
-				s.PhysicalMin, err = parseFloat(raw)
-			case 4:
-				s.PhysicalMax, err = parseFloat(raw)
-			case 5, 6, 8:
+			case 3, 4: // physical minimum, maximum
+				*[...]*float64{3: &s.PhysicalMin, 4: &s.PhysicalMax}[f], err = parseFloat(raw)
+			case 5, 6, 8: // digital minimum, maximum, samples per record
 				var v int64
-				v, err = parseInt(raw)
-				if err == nil {
+				if v, err = parseInt(raw); err == nil {
 					err = checkIntField(f, v, h.BDF)
 				}
-				switch f {
-				case 5:
-					s.DigitalMin = int(v)
-				case 6:
-					s.DigitalMax = int(v)
-				case 8:
-					s.SamplesPerRecord = int(v)
-				}
-			case 7:
-				s.Prefilter = field(raw)
-			case 9:
-				s.Reserved = field(raw)
+				*[...]*int{5: &s.DigitalMin, 6: &s.DigitalMax, 8: &s.SamplesPerRecord}[f] = int(v)
+			default: // label, transducer, physical dimension, prefilter, reserved
+				*[...]*string{0: &s.Label, 1: &s.Transducer, 2: &s.PhysicalDimension, 7: &s.Prefilter, 9: &s.Reserved}[f] = field(raw)
 			}
 			if err != nil {
 				return signalErr(h, i, fd.name, at, err)

@@ -202,11 +202,23 @@ func (rec *Record) AppendAnnotations(dst []Annotation) ([]Annotation, error) {
 // error when the file ends early. It allocates nothing for a well-formed
 // record.
 func (r *Reader) ReadRecord(rec *Record) error {
+	if _, err := r.readRaw(rec); err != nil {
+		return err
+	}
+	r.decode(rec)
+	return nil
+}
+
+// readRaw is ReadRecord without decoding the samples: it reads the next
+// record's bytes into rec, sets its Index and Onset (checking its
+// time-keeping TAL) and returns the index. Replay decodes the samples it
+// serves itself, straight into frames.
+func (r *Reader) readRaw(rec *Record) (int64, error) {
 	if r.next >= r.h.Records {
 		if r.trunc != nil {
-			return r.trunc
+			return 0, r.trunc
 		}
-		return io.EOF
+		return 0, io.EOF
 	}
 	var err error
 	if r.ra != nil {
@@ -220,15 +232,15 @@ func (r *Reader) ReadRecord(rec *Record) error {
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			r.trunc = fmt.Errorf("%w: stream ended in data record %d of %d after %d of its %d bytes", ErrTruncated, r.next, r.h.Records, n, r.recBytes)
 			r.h.Records = r.next
-			return r.trunc
+			return 0, r.trunc
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("edf: reading record %d: %w", r.next, err)
+		return 0, fmt.Errorf("edf: reading record %d: %w", r.next, err)
 	}
 	idx := r.next
 	r.next++
-	return r.decode(rec, idx)
+	return idx, r.onset(rec, idx)
 }
 
 // ReadRecordAt reads record i into rec (random access readers only) and
@@ -244,25 +256,50 @@ func (r *Reader) ReadRecordAt(i int64, rec *Record) error {
 	return r.ReadRecord(rec)
 }
 
-// decode converts the raw bytes of rec to physical values and reads the
-// time-keeping onset.
-func (r *Reader) decode(rec *Record, idx int64) error {
-	rec.Index = idx
-	rec.Onset = time.Duration(idx) * r.h.RecordDuration
+// decode converts the raw bytes of rec to physical values.
+func (r *Reader) decode(rec *Record) {
 	h := r.h
 	for i := range h.Signals {
-		s := &h.Signals[i]
-		if s.IsAnnotation() {
-			continue
-		}
-		b := rec.raw[r.offs[i]:]
-		if h.BDF {
-			decode24(rec.Samples[i], b, s)
-		} else {
-			decode16(rec.Samples[i], b, s)
+		if !h.Signals[i].IsAnnotation() {
+			r.decodeSignal(rec.Samples[i], 1, rec, i, 1)
 		}
 	}
-	if h.Plus() && len(r.ann) > 0 {
+}
+
+// decodeSignal converts the samples of data signal i in rec's raw bytes
+// to physical values times scale, into dst[0], dst[stride], dst[2·stride]
+// … (Replay: one frame after another, all channels of a frame together).
+// Both products are rounded on their own, so that no platform fuses a
+// multiply-add; a scale of 1 changes no bit.
+func (r *Reader) decodeSignal(dst []float64, stride int, rec *Record, i int, scale float64) {
+	s := &r.h.Signals[i]
+	n := s.SamplesPerRecord
+	dst = dst[:(n-1)*stride+1]
+	dmin, gain, pmin := float64(s.DigitalMin), s.Gain(), s.PhysicalMin
+	b, j := rec.raw[r.offs[i]:], 0
+	if r.h.BDF {
+		for k := 0; k < n; k++ {
+			x := b[3*k : 3*k+3 : 3*k+3] // one bounds check
+			d := int32(uint32(x[0])<<8|uint32(x[1])<<16|uint32(x[2])<<24) >> 8
+			dst[j] = (float64((float64(d)-dmin)*gain) + pmin) * scale
+			j += stride
+		}
+		return
+	}
+	for k := 0; k < n; k++ {
+		x := b[2*k : 2*k+2 : 2*k+2]
+		d := int16(uint16(x[0]) | uint16(x[1])<<8)
+		dst[j] = (float64((float64(d)-dmin)*gain) + pmin) * scale
+		j += stride
+	}
+}
+
+// onset sets rec's Index and Onset: the onset of its time-keeping TAL in
+// EDF+/BDF+, idx·RecordDuration otherwise.
+func (r *Reader) onset(rec *Record, idx int64) error {
+	rec.Index = idx
+	rec.Onset = time.Duration(idx) * r.h.RecordDuration
+	if r.h.Plus() && len(r.ann) > 0 {
 		on, err := FirstOnset(rec.Raw(r.ann[0]))
 		if err != nil {
 			return r.talErr(idx, r.ann[0], err)
@@ -278,26 +315,6 @@ func (r *Reader) talErr(rec int64, sig int, err error) error {
 		at = fmt.Sprintf(" (file offset %d)", int64(r.h.HeaderBytes)+rec*int64(r.recBytes)+int64(r.offs[sig])+int64(te.Offset))
 	}
 	return fmt.Errorf("edf: record %d, signal %d %q: %w%s", rec, sig, r.h.Signals[sig].Label, err, at)
-}
-
-// decode16 converts little-endian 16-bit two's complement samples.
-func decode16(dst []float64, b []byte, s *Signal) {
-	b = b[:2*len(dst)]
-	dmin, gain, pmin := float64(s.DigitalMin), s.Gain(), s.PhysicalMin
-	for k := range dst {
-		d := int16(uint16(b[2*k]) | uint16(b[2*k+1])<<8)
-		dst[k] = float64((float64(d)-dmin)*gain) + pmin // rounded product: no multiply-add on arm64
-	}
-}
-
-// decode24 converts little-endian 24-bit two's complement samples.
-func decode24(dst []float64, b []byte, s *Signal) {
-	b = b[:3*len(dst)]
-	dmin, gain, pmin := float64(s.DigitalMin), s.Gain(), s.PhysicalMin
-	for k := range dst {
-		d := int32(uint32(b[3*k])<<8|uint32(b[3*k+1])<<16|uint32(b[3*k+2])<<24) >> 8
-		dst[k] = float64((float64(d)-dmin)*gain) + pmin // rounded product: no multiply-add on arm64
-	}
 }
 
 // Annotations decodes every TAL of every annotation signal in every record

@@ -43,6 +43,7 @@ type Replay struct {
 	spr     int
 	skipped []Skipped
 	rec     *Record
+	frames  []float64 // the record's samples of the served signals, in µV, frame after frame
 	onsets  []time.Duration
 	first   time.Duration // onset of record 0
 	intv    []acquire.Interval
@@ -112,6 +113,7 @@ func NewReplay(r *Reader, cfg ReplayConfig) (*Replay, error) {
 		return nil, err
 	}
 	p.rec = r.NewRecord()
+	p.frames = make([]float64, p.spr*len(p.sigs))
 	return p, nil
 }
 
@@ -213,10 +215,15 @@ func (p *Replay) ReadFrame(f *acquire.Frame) error {
 		return acquire.ErrFrameSize
 	}
 	if p.recIdx < 0 || p.k == p.spr {
-		if err := p.r.ReadRecord(p.rec); err != nil {
+		idx, err := p.r.readRaw(p.rec)
+		if err != nil {
 			return err
 		}
-		idx := p.rec.Index
+		// The served signals, decoded and scaled frame by frame: ReadFrame
+		// then copies one frame.
+		for c, i := range p.sigs {
+			p.r.decodeSignal(p.frames[c:], len(p.sigs), p.rec, i, p.scale[c])
+		}
 		dur := p.r.Header().RecordDuration
 		// The record's first frame number, from its onset.
 		seq := uint64(int64(p.onsets[idx]-p.first) * int64(p.spr) / int64(dur))
@@ -236,13 +243,8 @@ func (p *Replay) ReadFrame(f *acquire.Frame) error {
 	dur := p.r.Header().RecordDuration
 	f.Seq = p.nextSeq
 	f.Time = p.onsets[p.recIdx] - p.first + time.Duration(int64(p.k)*int64(dur)/int64(p.spr))
-	// Locals, so the loop keeps them in registers (a store to f.Samples
-	// could otherwise alias p's fields).
-	k, rec := p.k, p.rec.Samples
-	out, scale := f.Samples[:len(p.sigs)], p.scale[:len(p.sigs)]
-	for c, i := range p.sigs {
-		out[c] = rec[i][k] * scale[c]
-	}
+	n := len(p.sigs)
+	copy(f.Samples, p.frames[p.k*n:(p.k+1)*n])
 	p.k++
 	p.nextSeq++
 	return nil

@@ -34,7 +34,7 @@ func TestDescribe(t *testing.T) {
 			info: testInfo(256, "EEG Fp1-F7", "EEG F7-T7"),
 			want: Meta{
 				Features:     Features{Window: 2, Step: 1, Names: []string{"line_length", "rms"}, Dim: 4},
-				Conditioning: "highpass 0.5 Hz, lowpass 70 Hz, mains both",
+				Conditioning: "highpass 0.5 Hz, lowpass 70 Hz, mains both, harmonics 25 dB",
 				Rate:         256,
 				Channels:     []string{"Fp1-F7", "F7-T7"},
 			},
@@ -64,6 +64,27 @@ func TestDescribe(t *testing.T) {
 				t.Errorf("Describe = %+v\nwant       %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// A model made before harmonics were notched only where the low-pass
+// falls short (its conditioning string has no "harmonics" part: every
+// harmonic was notched) saw other filters; it is refused, and the error
+// names the difference.
+func TestModelBeforeHarmonicRuleRefused(t *testing.T) {
+	want, err := Describe(features.Config{}, testInfo(256, "Fp1", "Fp2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := want
+	old.Conditioning = "highpass 0.5 Hz, lowpass 70 Hz, mains both"
+	old.Classifier.Features = want.Features.Dim
+	err = old.Check(want)
+	if !errors.Is(err, ErrMismatch) {
+		t.Fatalf("Check = %v, want ErrMismatch", err)
+	}
+	if msg := `conditioning: model "highpass 0.5 Hz, lowpass 70 Hz, mains both", pipeline "highpass 0.5 Hz, lowpass 70 Hz, mains both, harmonics 25 dB"`; !strings.Contains(err.Error(), msg) {
+		t.Fatalf("Check = %v, want it to say %s", err, msg)
 	}
 }
 

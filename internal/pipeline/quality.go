@@ -20,13 +20,13 @@ type quality struct {
 	leadCh int
 	sat    int64 // latest saturated frame
 	satCh  int
-	ref    []float64 // per channel: reference value of the flatness test
-	moved  []int64   // per channel: latest frame that left ref by more than flat
+	ref    []uint64 // per channel: bits of the reference value of the flatness test
+	moved  []int64  // per channel: latest frame that left ref by more than flat
 	any    bool
 }
 
 func newQuality(channels int, win int, flat float64) *quality {
-	q := &quality{win: int64(win), flat: flat, ref: make([]float64, channels), moved: make([]int64, channels)}
+	q := &quality{win: int64(win), flat: flat, ref: make([]uint64, channels), moved: make([]int64, channels)}
 	never := int64(math.MinInt64 / 2)
 	q.gap, q.lead, q.sat = never, never, never
 	return q
@@ -46,26 +46,27 @@ func (q *quality) update(f *acquire.Frame) {
 		q.sat, q.satCh = i, bits.TrailingZeros64(f.Saturated)
 	}
 	if !q.any {
-		copy(q.ref, f.Samples)
+		for c, v := range f.Samples {
+			q.ref[c] = math.Float64bits(v)
+		}
 		for c := range q.moved {
 			q.moved[c] = i
 		}
 		q.any = true
 		return
 	}
-	ref, moved := q.ref, q.moved
+	ref, moved, flat := q.ref, q.moved, q.flat
 	ref, moved = ref[:len(f.Samples)], moved[:len(f.Samples)]
 	for c, v := range f.Samples {
-		// Without a branch (conditional moves on the bits): whether EEG
-		// leaves ref by more than flat is a coin toss the processor would
-		// mispredict. A NaN moves nothing, as before.
-		var mask uint64
-		if math.Abs(v-ref[c]) > q.flat {
-			mask = ^uint64(0)
+		// Without a branch: whether EEG leaves ref by more than flat is
+		// a coin toss the processor would mispredict. The compiler makes
+		// the two assignments conditional moves (on integers: ref holds
+		// bits). A NaN moves nothing.
+		r, m, b := ref[c], moved[c], math.Float64bits(v)
+		if math.Abs(v-math.Float64frombits(r)) > flat {
+			r, m = b, i
 		}
-		r := math.Float64bits(ref[c])
-		ref[c] = math.Float64frombits(r ^ (r^math.Float64bits(v))&mask)
-		moved[c] ^= (moved[c] ^ i) & int64(mask)
+		ref[c], moved[c] = r, m
 	}
 }
 
