@@ -53,7 +53,7 @@ func (c EEGChoice) Labels(info Info) []string {
 //
 //  1. A selection (labels, matched as Select matches them) wins: exactly
 //     those channels, in that order.
-//  2. A channel not in volts (uV, µV, mV, V, nV; no unit is allowed) or at
+//  2. A channel not in volts (uV, µV, mV, V, nV, microvolts; no unit is allowed) or at
 //     a rate other than the source's is not EEG.
 //  3. An EDF+ signal type decides where a label starts with one ("EEG
 //     Fp1", "ECG1", "EEG(sec)"): EEG, SEEG, ECoG and iEEG are EEG; ECG,
@@ -198,11 +198,17 @@ func classify(ch Channel, rate float64) (verdict, string) {
 	return unnamed, ""
 }
 
-// isVoltage reports whether unit is a voltage (the units acquire/edf
-// converts to µV).
+// isVoltage reports whether unit is a voltage: the units acquire/edf
+// converts to µV, µ in Latin-1 (a byte 0xB5, as some EDF writers store
+// it) and the words spelt out.
 func isVoltage(unit string) bool {
-	switch strings.ToLower(strings.TrimSpace(unit)) {
-	case "uv", "µv", "μv", "mv", "v", "nv":
+	unit = strings.TrimSpace(unit)
+	if strings.HasPrefix(unit, "\xb5") { // before ToLower makes it U+FFFD
+		unit = "u" + unit[1:]
+	}
+	switch strings.ToLower(unit) {
+	case "uv", "µv", "μv", "mv", "v", "nv",
+		"microvolt", "microvolts", "millivolt", "millivolts", "volt", "volts":
 		return true
 	}
 	return false
