@@ -106,7 +106,7 @@ func ChooseEEG(info Info, selection []string) (EEGChoice, error) {
 		if v == unnamed {
 			switch {
 			case named > 0:
-				v, why = notEEG, fmt.Sprintf("not an EEG electrode name (%d channels are named as EEG)", named)
+				v, why = notEEG, fmt.Sprintf("not an EEG electrode name (channels named as EEG: %d)", named)
 			case !isVoltage(ch.Unit):
 				v, why = notEEG, "no unit, and no channel is named as EEG"
 			default:

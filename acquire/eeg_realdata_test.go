@@ -50,7 +50,7 @@ func TestChooseEEGRealFiles(t *testing.T) {
 				"EMG": "signal type EMG", "EOG": "signal type EOG", "Trigger": "triggers", "ECG": "signal type ECG",
 				"acc1": `unit "G" is not a voltage`}},
 		{[]string{"mne-python", "test_edf_stim_channel.edf"}, acquire.ByLabels, stim, map[string]string{
-			"EOG VEOG_I": "signal type EOG", "REF_EEG REF_EEG": "not an EEG electrode name (19 channels are named",
+			"EOG VEOG_I": "signal type EOG", "REF_EEG REF_EEG": "not an EEG electrode name (channels named as EEG: 19)",
 			"ECG ECG2": "signal type ECG", "DIG DTRIG": "triggers"}},
 		{[]string{"mne-python", "test.bdf"}, acquire.ByLabels, biosemi, nil},
 		{[]string{"mne-testing-data", "test_bdf_stim_channel.bdf"}, acquire.ByLabels, []string{"C3", "C4", "Cz"},

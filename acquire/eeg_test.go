@@ -64,7 +64,7 @@ func TestChooseEEG(t *testing.T) {
 		{"electrode names without a type, and what the others name", ByLabels,
 			[]Channel{uv("FP1-F7"), uv("T8-P8-0"), uv("C3-A2"), uv("LOC-ROC"), uv("ECG"), uv("VNS"), uv("-"), uv("Status"), uv("Trigger"), uv("X"), uv("Chin1"), uv("Leg/L"), uv("SpO2"), uv("Pleth"), uv("Light"), uv("Sound"), uv("Position"), uv("REOG"), uv("Marker")},
 			nil, []string{"FP1-F7", "T8-P8-0", "C3-A2"},
-			[]string{"LOC-ROC: the eyes", "ECG: signal type ECG", "VNS: not an EEG electrode name (3 channels", "-: not an EEG electrode name",
+			[]string{"LOC-ROC: the eyes", "ECG: signal type ECG", "VNS: not an EEG electrode name (channels named as EEG: 3)", "-: not an EEG electrode name",
 				"Status: triggers", "Trigger: triggers", "X: motion", "Chin1: muscle", "Leg/L: muscle", "SpO2: signal type SpO2", "Pleth: oxygen",
 				"Light: signal type Light", "Sound: signal type Sound", "Position: motion", "REOG: the eyes", "Marker: triggers"}},
 		{"units and rates rule out what names do not", ByLabels,
@@ -76,7 +76,7 @@ func TestChooseEEG(t *testing.T) {
 			nil, []string{"EXG Channel 0", "EXG Channel 1"},
 			[]string{"Trigger: triggers", "aux: no unit, and no channel is named as EEG", `acc: unit "g"`}},
 		{"named channels leave the unnamed ones out", ByLabels,
-			[]Channel{uv("EXG1"), uv("Cz")}, nil, []string{"Cz"}, []string{"EXG1: not an EEG electrode name (1 channels"}},
+			[]Channel{uv("EXG1"), uv("Cz")}, nil, []string{"Cz"}, []string{"EXG1: not an EEG electrode name (channels named as EEG: 1)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
