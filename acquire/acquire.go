@@ -2,7 +2,8 @@
 // ictal reads EEG: from hardware (an OpenBCI Cyton over serial, a TI ADS1299
 // over SPI), from recordings (EDF/EDF+/BDF replay) or from a simulated
 // patient. Every source fills a caller-owned Frame, so reading a frame
-// allocates nothing.
+// allocates nothing. ChooseEEG decides which channels of a source are EEG
+// and SelectEEG serves only those (README.md gives the rules).
 package acquire
 
 import (

@@ -21,10 +21,28 @@ type Selected struct {
 // without the "EEG " type prefix EDF+ recommends ("fp1" selects
 // "EEG Fp1"); it must match exactly one channel.
 func Select(src Source, labels []string) (*Selected, error) {
+	idx, err := matchLabels(src.Info(), labels)
+	if err != nil {
+		return nil, err
+	}
+	return newSelected(src, idx), nil
+}
+
+// newSelected returns src serving its channels idx, in that order.
+func newSelected(src Source, idx []int) *Selected {
 	info := src.Info()
-	s := &Selected{Source: src, idx: make([]int, len(labels)), inner: Frame{Samples: make([]float64, len(info.Channels))}}
 	out := info
-	out.Channels = make([]Channel, len(labels))
+	out.Channels = make([]Channel, len(idx))
+	for i, c := range idx {
+		out.Channels[i] = info.Channels[c]
+	}
+	return &Selected{Source: src, info: out, idx: idx, inner: Frame{Samples: make([]float64, len(info.Channels))}}
+}
+
+// matchLabels returns the channel of info each label names, as Select
+// matches them.
+func matchLabels(info Info, labels []string) ([]int, error) {
+	idx := make([]int, len(labels))
 	for i, want := range labels {
 		want = strings.TrimSpace(want)
 		found := -1
@@ -48,14 +66,13 @@ func Select(src Source, labels []string) (*Selected, error) {
 			return nil, fmt.Errorf("acquire: no channel %q", want)
 		}
 		for j := range i {
-			if s.idx[j] == found {
+			if idx[j] == found {
 				return nil, fmt.Errorf("acquire: channel %q selected twice", info.Channels[found].Label)
 			}
 		}
-		s.idx[i], out.Channels[i] = found, info.Channels[found]
+		idx[i] = found
 	}
-	s.info = out
-	return s, nil
+	return idx, nil
 }
 
 // Info returns the wrapped source's Info with the selected channels.

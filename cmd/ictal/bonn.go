@@ -264,7 +264,7 @@ func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFl
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	replay := func(path string, model classifier.Model, label string) (classifier.Model, error) {
-		r, err := mf.open(path)
+		r, _, err := mf.open(path) // a Bonn splice has one channel, EEG
 		if err != nil {
 			return nil, err
 		}

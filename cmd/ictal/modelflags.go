@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ictal/ictal/acquire"
-	"github.com/ictal/ictal/acquire/recording"
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
@@ -49,7 +47,7 @@ func (m *modelFlags) add(fs *flag.FlagSet) {
 	fs.Float64Var(&m.threshold, "threshold", 0, fmt.Sprintf("decision threshold on the score (0: %g)", alert.DefaultThreshold))
 	fs.IntVar(&m.k, "k", 0, fmt.Sprintf("alert when k of the last n windows are positive (0: %d)", alert.DefaultK))
 	fs.IntVar(&m.n, "n", 0, fmt.Sprintf("see -k (0: %d)", alert.DefaultN))
-	fs.StringVar(&m.channels, "channels", "", "channels to use, by label, comma-separated (e.g. Fp1,Fp2,C3; the \"EEG \" prefix and case may be left out), leaving out EOG, ECG, accelerometer or trigger channels (default: all)")
+	fs.StringVar(&m.channels, "channels", "", "channels to use, by label, comma-separated (e.g. Fp1,Fp2,C3; the \"EEG \" prefix and case may be left out) (default: the EEG channels, told from EOG, ECG, accelerometer, trigger and other channels by their EDF+ signal types, electrode names and units; see acquire's README)")
 	fs.StringVar(&m.montage, "montage", "", "channel labels, comma-separated (e.g. Fp1,Fp2,C3,C4,P7,P8,O1,O2), for recordings that do not name their electrodes (OpenBCI, BrainFlow); after -channels")
 	fs.StringVar(&m.board, "board", "", "BrainFlow CSV board: cyton, cyton-daisy or ganglion (default: from the column count)")
 	fs.BoolVar(&m.condition, "conditioning", true, fmt.Sprintf("filter before features: %g Hz high-pass, mains notches, %g Hz low-pass (false: for recordings filtered elsewhere)", features.DefaultHighPass, features.DefaultLowPass))
@@ -93,33 +91,4 @@ func (m *modelFlags) features() features.Config {
 
 func (m *modelFlags) artifact() artifact.Config {
 	return artifact.Config{Off: !m.artifacts}
-}
-
-// open opens the recording at path in any format ictal reads, with the
-// -channels selection, -montage labels and -seizure expression.
-func (m *modelFlags) open(path string) (recording.Recording, error) {
-	opts := &recording.Opts{Board: m.board}
-	if m.seizureRe != "" {
-		re, err := compileSeizure(m.seizureRe)
-		if err != nil {
-			return nil, err
-		}
-		opts.Seizure = re
-	}
-	if m.channels != "" {
-		opts.Channels = strings.Split(m.channels, ",")
-	}
-	if m.montage != "" {
-		opts.Labels = strings.Split(m.montage, ",")
-	}
-	r, _, err := recording.Open(path, opts) // its errors name the file and the label
-	return r, err
-}
-
-// dim is the feature dimension for a source's channels.
-func (m *modelFlags) dim(r acquire.Source) (int, error) {
-	info := r.Info()
-	f := m.features()
-	f.Channels, f.Rate = len(info.Channels), info.Rate
-	return f.Dim()
 }

@@ -31,7 +31,7 @@ func compileSeizure(expr string) (*regexp.Regexp, error) {
 
 // runReplay implements `ictal replay [-model MODEL] [-learn mode] [-o MODEL] [-workers N] RECORDING...`.
 func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "usage: ictal replay [-model MODEL] [flags] RECORDING...\n\nRuns the whole pipeline over each recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.\n\nSeveral recordings are replayed independently, each from the same model\n(-model, or a new one), by -workers at a time; their lines come out in the\norder of the arguments, one recording after another, as with one worker.", stderr)
+	fs := newFlags("replay", "usage: ictal replay [-model MODEL] [flags] RECORDING...\n\nRuns the whole pipeline over each recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: the channels used and left out (a \"channels\" record), each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.\n\nSeveral recordings are replayed independently, each from the same model\n(-model, or a new one), by -workers at a time; their lines come out in the\norder of the arguments, one recording after another, as with one worker.", stderr)
 	modelPath := fs.String("model", "", "`MODEL` file written by ictal train or replay -o (default: a new, untrained model)")
 	learn := fs.String("learn", "", "learning during the replay: off (score only), or annotations (prequential: score each window, then learn it with its label from the file's annotations or -labels)")
 	scores := fs.Bool("scores", false, "also print one line per window")
@@ -88,11 +88,14 @@ type replayJob struct {
 // run replays the recording at path, writing its JSON lines to out, and
 // returns the model after it, the model's metadata and the report.
 func (j replayJob) run(ctx context.Context, path string, out io.Writer) (classifier.Model, modelfile.Meta, fileReport, error) {
-	r, err := j.mf.open(path)
+	r, chans, err := j.mf.open(path)
 	if err != nil {
 		return nil, modelfile.Meta{}, fileReport{}, err
 	}
 	defer r.Close()
+	if err := json.NewEncoder(out).Encode(chans); err != nil {
+		return nil, modelfile.Meta{}, fileReport{}, err
+	}
 	want, err := modelfile.Describe(j.mf.features(), r.Info())
 	if err != nil {
 		return nil, modelfile.Meta{}, fileReport{}, fmt.Errorf("%s: %w", path, err)

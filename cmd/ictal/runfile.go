@@ -6,9 +6,11 @@ import (
 	"log/slog"
 	"math"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/edf"
 	"github.com/ictal/ictal/acquire/recording"
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
@@ -51,6 +53,76 @@ type fileReport struct {
 	SampleFPDay float64   `json:"sample_false_positive_s_per_24h"`
 	Seconds     float64   `json:"elapsed_s"`
 	RTF         float64   `json:"x_realtime"`
+}
+
+// channelsReport is the "channels" JSON line replay and train print
+// before a recording's "file" record: the channels the pipeline uses
+// (acquire.ChooseEEG, or -channels) and every other one with the reason
+// it was left out, the signals the EDF reader does not serve (annotation
+// signals, other rates) last.
+type channelsReport struct {
+	Type    string            `json:"type"`
+	File    string            `json:"file"`
+	By      string            `json:"by"` // selection (-channels), labels or voltage: see acquire's README
+	Used    []string          `json:"used"`
+	LeftOut []acquire.Omitted `json:"left_out"`
+}
+
+// open opens the recording at path in any format ictal reads, with the
+// -seizure expression; keeps its EEG channels (the -channels selection,
+// else those acquire.ChooseEEG finds); labels them with -montage; and
+// reports the channels used and left out.
+func (m *modelFlags) open(path string) (recording.Recording, channelsReport, error) {
+	opts := &recording.Opts{Board: m.board}
+	if m.seizureRe != "" {
+		re, err := compileSeizure(m.seizureRe)
+		if err != nil {
+			return nil, channelsReport{}, err
+		}
+		opts.Seizure = re
+	}
+	r, _, err := recording.Open(path, opts) // its errors name the file
+	if err != nil {
+		return nil, channelsReport{}, err
+	}
+	var sel []string
+	if m.channels != "" {
+		sel = strings.Split(m.channels, ",")
+	}
+	src, choice, err := acquire.SelectEEG(r, sel)
+	switch {
+	case err != nil && sel != nil:
+		r.Close()
+		return nil, channelsReport{}, fmt.Errorf("%s: -channels: %w", path, err)
+	case err != nil:
+		r.Close()
+		return nil, channelsReport{}, fmt.Errorf("%s: %w (-channels names them)", path, err)
+	}
+	rep := channelsReport{Type: "channels", File: path, By: choice.By, Used: choice.Labels(r.Info()),
+		LeftOut: append([]acquire.Omitted{}, choice.Omitted...)}
+	if e, ok := r.(*edf.Replay); ok {
+		for _, s := range e.Skipped() {
+			rep.LeftOut = append(rep.LeftOut, acquire.Omitted{Label: s.Label, Reason: s.Reason})
+		}
+	}
+	rec := src.(recording.Recording) // r, or an acquire.Selected passing r's intervals through
+	if m.montage != "" {
+		l, err := acquire.Relabel(rec, strings.Split(m.montage, ","))
+		if err != nil {
+			r.Close()
+			return nil, channelsReport{}, fmt.Errorf("%s: -montage: %w", path, err)
+		}
+		rec = l
+	}
+	return rec, rep, nil
+}
+
+// dim is the feature dimension for a source's channels.
+func (m *modelFlags) dim(r acquire.Source) (int, error) {
+	info := r.Info()
+	f := m.features()
+	f.Channels, f.Rate = len(info.Channels), info.Rate
+	return f.Dim()
 }
 
 // finite returns nil for NaN (JSON null), else a pointer to v.

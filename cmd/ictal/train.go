@@ -21,7 +21,7 @@ import (
 
 // runTrain implements `ictal train -o MODEL FILE.edf...`.
 func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train", "usage: ictal train -o MODEL [flags] RECORDING...\n\nRecordings are EDF, EDF+, BDF, OpenBCI GUI text or BrainFlow CSV.\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, with how\nit was built (`ictal model info`), for `ictal replay -model` or ictald's\nclassifier.model. The recordings must make the same features (montage).", stderr)
+	fs := newFlags("train", "usage: ictal train -o MODEL [flags] RECORDING...\n\nRecordings are EDF, EDF+, BDF, OpenBCI GUI text or BrainFlow CSV.\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, with how\nit was built (`ictal model info`), for `ictal replay -model` or ictald's\nclassifier.model. The recordings must make the same features (montage).\nPrints JSON lines per recording: the channels used and left out (\"channels\"),\nthen its scores (\"file\").", stderr)
 	out := fs.String("o", "", "`MODEL` file to write (required)")
 	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the seizures of the recordings (by base name), instead of their annotations")
 	var mf modelFlags
@@ -42,8 +42,12 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		meta  modelfile.Meta // the first recording's pipeline, then the training
 	)
 	for _, path := range fs.Args() {
-		r, err := mf.open(path)
+		r, chans, err := mf.open(path)
 		if err != nil {
+			return err
+		}
+		if err := enc.Encode(chans); err != nil {
+			r.Close()
 			return err
 		}
 		if model, err = trainModel(model, &meta, r, path, &mf); err != nil {

@@ -30,8 +30,15 @@ func TestTrainAndReplay(t *testing.T) {
 	if code := run([]string{"train", "-o", model, a}, &out, &errb); code != 0 {
 		t.Fatalf("train: %s", errb.String())
 	}
-	var rep fileReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+	var (
+		chans channelsReport
+		rep   fileReport
+	)
+	dec := json.NewDecoder(&out)
+	if err := dec.Decode(&chans); err != nil || chans.Type != "channels" || len(chans.Used) != 4 {
+		t.Fatalf("train's channels line %+v: %v", chans, err)
+	}
+	if err := dec.Decode(&rep); err != nil {
 		t.Fatalf("%s: %v", out.String(), err)
 	}
 	if rep.Seizures != 3 || rep.LearnedPos == 0 || rep.LearnedNeg == 0 {
@@ -67,7 +74,7 @@ func TestTrainAndReplay(t *testing.T) {
 			json.Unmarshal(sc.Bytes(), &sum)
 		}
 	}
-	if kinds["file"] != 1 || kinds["alert"] == 0 || kinds["alert"] != kinds["end"] {
+	if kinds["channels"] != 1 || kinds["file"] != 1 || kinds["alert"] == 0 || kinds["alert"] != kinds["end"] {
 		t.Errorf("replay printed %v", kinds)
 	}
 	// Evaluation does not learn unless asked to.

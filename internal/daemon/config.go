@@ -108,6 +108,10 @@ type SourceConfig struct {
 	Board    string `toml:"board"`    // BrainFlow CSV: cyton, cyton-daisy or ganglion (empty: from the columns)
 	RealTime bool   `toml:"realtime"` // the same as speed = 1 (acquire.Paced paces every source)
 	Seizure  string `toml:"seizure_regexp"`
+	// Select names the channels of the recording to use, in order (see
+	// acquire.Select); empty: its EEG channels, as acquire.ChooseEEG
+	// tells them from EOG, ECG, trigger and other channels.
+	Select []string `toml:"select"`
 	// openbci
 	Port  string `toml:"port"`
 	Daisy bool   `toml:"daisy"`
@@ -381,6 +385,14 @@ func (s *SourceConfig) validate() error {
 	for i, l := range s.Labels {
 		if strings.TrimSpace(l) == "" {
 			return fieldErr("source.labels", "label %d is empty", i+1)
+		}
+	}
+	if len(s.Select) > 0 && s.Type != "file" && s.Type != "edf" {
+		return fieldErr("source.select", "set for a %s source: it chooses the channels of a recording (type = \"file\")", s.Type)
+	}
+	for i, l := range s.Select {
+		if strings.TrimSpace(l) == "" {
+			return fieldErr("source.select", "label %d is empty", i+1)
 		}
 	}
 	if s.Seizure != "" {

@@ -30,6 +30,8 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"openbci without port", "[source]\ntype = \"openbci\"\n", "source.port"},
 		{"bad gain", "[source]\ntype = \"openbci\"\nport = \"/dev/x\"\ngain = 5\n", "source.gain"},
 		{"ads without drdy", "[source]\ntype = \"ads1299\"\n", "source.drdy"},
+		{"select on a simulation", "[source]\ntype = \"synth\"\nselect = [\"Cz\"]\n", "source.select: set for a synth source"},
+		{"empty select label", "[source]\ntype = \"file\"\npath = \"x.edf\"\nselect = [\"Cz\", \" \"]\n", "source.select: label 2 is empty"},
 		{"unknown key", base + "[decision]\nthreshhold = 0.5\n", "decision.threshhold"},
 		{"syntax", base + "[decision\n", "ictald.toml:4"},
 		{"bad duration", base + "[features]\nwindow = \"2 seconds\"\n", "features.window"},

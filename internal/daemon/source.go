@@ -51,13 +51,10 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		if err != nil {
 			return nil, fieldErr("source.path", "%v", err)
 		}
-		if e, ok := r.(*edf.Replay); ok {
-			for _, sk := range e.Skipped() {
-				log.Info("edf signal not served", slog.Int("signal", sk.Index), slog.String("label", sk.Label), slog.String("reason", sk.Reason))
-			}
-		}
 		log.Info("recording", slog.String("path", s.Path), slog.String("format", string(format)))
-		src = r
+		if src, err = selectEEG(r, s, log); err != nil {
+			return nil, err
+		}
 	case "openbci":
 		o := openbci.DefaultOpts
 		o.Daisy, o.Reset, o.Logger = s.Daisy, s.Reset, log
@@ -104,6 +101,33 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 	if speed > 0 {
 		src = &pacedLabeled{Paced: acquire.NewPaced(ctx, src, speed)}
 	}
+	return src, nil
+}
+
+// selectEEG keeps the EEG channels of a recording (source.select, else
+// those acquire.ChooseEEG finds) and logs the choice once: the channels
+// used and every one left out with the reason, the signals the EDF reader
+// does not serve (annotation signals, other rates) last.
+func selectEEG(r recording.Recording, s SourceConfig, log *slog.Logger) (acquire.Source, error) {
+	src, c, err := acquire.SelectEEG(r, s.Select)
+	switch {
+	case err != nil && len(s.Select) > 0:
+		r.Close()
+		return nil, fieldErr("source.select", "%s: %v", s.Path, err)
+	case err != nil:
+		r.Close()
+		return nil, fmt.Errorf("%w: source.path: %s: %w (source.select names the channels to use)", ErrConfig, s.Path, err)
+	}
+	left := make([]string, 0, len(c.Omitted))
+	for _, o := range c.Omitted {
+		left = append(left, o.Label+": "+o.Reason)
+	}
+	if e, ok := r.(*edf.Replay); ok {
+		for _, sk := range e.Skipped() {
+			left = append(left, sk.Label+": "+sk.Reason)
+		}
+	}
+	log.Info("channels", slog.String("by", c.By), slog.Any("used", c.Labels(r.Info())), slog.Any("left_out", left))
 	return src, nil
 }
 

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -90,5 +91,48 @@ func TestSourceLabelErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("labels %s: %v, want %q", tt.labels, err, tt.want)
 		}
+	}
+}
+
+// TestSourceChoosesEEG opens an OpenBCI sleep recording (EOG, EMG, ECG,
+// trigger and accelerometer channels beside the EEG) as a file source: the
+// EEG channels are served and the choice is logged once, with every
+// channel left out and why; source.select overrides it.
+func TestSourceChoosesEEG(t *testing.T) {
+	path := datadir.Path(t, "data", "eeg", "edf-conformance", "mne-testing-data", "multiple_annotation_chans.bdf")
+	var logged strings.Builder
+	src, err := OpenSource(context.Background(), SourceConfig{Type: "file", Path: path}, slog.New(slog.NewTextHandler(&logged, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	var labels []string
+	for _, c := range src.Info().Channels {
+		labels = append(labels, c.Label)
+	}
+	if got := strings.Join(labels, " "); got != "A1 A2 C3 C4 F3 Fz F4 P3 Pz P4 O1 O2" {
+		t.Errorf("channels %s", got)
+	}
+	for _, want := range []string{"msg=channels by=labels used=\"[A1 A2 C3", `EMG: signal type EMG (muscle)`, `Trigger: names a channel of triggers or events`,
+		`acc1: unit \"G\" is not a voltage`, "BDF Annotations: annotation signal"} {
+		if !strings.Contains(logged.String(), want) {
+			t.Errorf("the log lacks %s:\n%s", want, logged.String())
+		}
+	}
+	if n := strings.Count(logged.String(), "msg=channels"); n != 1 {
+		t.Errorf("the choice is logged %d times", n)
+	}
+
+	sel, err := OpenSource(context.Background(), SourceConfig{Type: "file", Path: path, Select: []string{"c4", "ECG"}}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sel.Close()
+	if ch := sel.Info().Channels; len(ch) != 2 || ch[0].Label != "C4" || ch[1].Label != "ECG" {
+		t.Errorf("source.select c4,ECG: %+v", ch)
+	}
+	_, err = OpenSource(context.Background(), SourceConfig{Type: "file", Path: path, Select: []string{"Cz"}}, slog.New(slog.DiscardHandler))
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), `source.select: `+path+`: acquire: no channel "Cz"`) {
+		t.Errorf("a selected channel that is not there: %v", err)
 	}
 }
