@@ -9,6 +9,7 @@ import (
 	"math"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -84,12 +85,15 @@ type chbmitPatient struct {
 	chbmitScore
 }
 
-// chbmitOverall is the last line, of type "overall".
+// chbmitOverall is the last line, of type "overall": the pooled scores,
+// then the mean of the patients' sensitivities and the median of their
+// false alarm rates (Shoeb and Guttag's "median false detection rate").
 type chbmitOverall struct {
 	Type     string `json:"type"`
 	Patients int    `json:"patients"`
 	chbmitScore
 	MeanSensitivity *float64 `json:"mean_patient_sensitivity"`
+	MedianFAPerDay  *float64 `json:"median_patient_false_alarms_per_24h"`
 }
 
 func scoreOf(t chbmit.Tally) chbmitScore {
@@ -293,7 +297,7 @@ func evaluateCases(ctx context.Context, cases []*chbmitCase, workers int, log *s
 		close(next)
 	}()
 	var all, patient chbmit.Tally
-	var sens []float64
+	var sens, faDay []float64
 	var skipped [2]int // records, seizures
 	for k, j := range jobs {
 		<-j.done
@@ -326,6 +330,7 @@ func evaluateCases(ctx context.Context, cases []*chbmitCase, workers int, log *s
 		if s := patient.Sensitivity(); !math.IsNaN(s) {
 			sens = append(sens, s)
 		}
+		faDay = append(faDay, patient.FalseAlarmsPerDay())
 		all.Add(patient)
 		patient = chbmit.Tally{}
 	}
@@ -333,6 +338,10 @@ func evaluateCases(ctx context.Context, cases []*chbmitCase, workers int, log *s
 	o.SkippedRecords, o.SkippedSeizures = skipped[0], skipped[1]
 	if len(sens) > 0 {
 		o.MeanSensitivity = finite(mean(sens))
+	}
+	if len(faDay) > 0 {
+		slices.Sort(faDay)
+		o.MedianFAPerDay = finite((faDay[(len(faDay)-1)/2] + faDay[len(faDay)/2]) / 2)
 	}
 	return out.overall(o)
 }
@@ -389,8 +398,8 @@ func (t *chbmitText) patient(p chbmitPatient) error {
 
 func (t *chbmitText) overall(o chbmitOverall) error {
 	t.rows = append(t.rows, textRow(fmt.Sprintf("overall (%d)", o.Patients), o.chbmitScore))
-	if o.MeanSensitivity != nil {
-		t.notes = append(t.notes, fmt.Sprintf("mean of the patients' sensitivities: %.3f", *o.MeanSensitivity))
+	if o.MeanSensitivity != nil && o.MedianFAPerDay != nil {
+		t.notes = append(t.notes, fmt.Sprintf("mean of the patients' sensitivities %.3f, median of their false alarms per 24 h %.1f", *o.MeanSensitivity, *o.MedianFAPerDay))
 	}
 	return nil
 }

@@ -2,32 +2,68 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// chbLine is any line of ictal chbmit's output.
-type chbLine struct {
-	Type             string   `json:"type"`
-	Patient          string   `json:"patient"`
-	File             string   `json:"file"`
-	Training         int      `json:"training_records"`
-	TrainingSeizures int      `json:"training_seizures"`
-	Channels         any      `json:"channels"`
-	Left             []string `json:"channels_left_out"`
-	Duration         float64  `json:"duration_s"`
-	Records          int      `json:"records"`
-	Patients         int      `json:"patients"`
-	Hours            float64  `json:"hours"`
-	Seizures         int      `json:"seizures"`
-	Detected         int      `json:"detected"`
-	FalseAlarms      int      `json:"false_alarms"`
-	Sensitivity      *float64 `json:"sensitivity"`
-	SkippedRecords   int      `json:"skipped_records"`
-	SkippedSeizures  int      `json:"skipped_seizures"`
-	Reason           string   `json:"reason"`
+// chbOutput is ictal chbmit's output, read back into its own types.
+type chbOutput struct {
+	order    []string // type and file or patient of each line
+	records  []chbmitRecord
+	skipped  []chbmitSkipped
+	patients []chbmitPatient
+	overall  chbmitOverall
+}
+
+func readCHBOutput(t *testing.T, out string) chbOutput {
+	t.Helper()
+	var o chbOutput
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var head struct{ Type, Patient, File string }
+		err := json.Unmarshal([]byte(l), &head)
+		switch head.Type {
+		case "record":
+			o.records = append(o.records, chbmitRecord{})
+			err = errors.Join(err, json.Unmarshal([]byte(l), &o.records[len(o.records)-1]))
+		case "skipped":
+			o.skipped = append(o.skipped, chbmitSkipped{})
+			err = errors.Join(err, json.Unmarshal([]byte(l), &o.skipped[len(o.skipped)-1]))
+		case "patient":
+			o.patients = append(o.patients, chbmitPatient{})
+			err = errors.Join(err, json.Unmarshal([]byte(l), &o.patients[len(o.patients)-1]))
+		default:
+			err = errors.Join(err, json.Unmarshal([]byte(l), &o.overall))
+		}
+		if err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		o.order = append(o.order, head.Type+" "+head.Patient+head.File)
+	}
+	return o
+}
+
+// sum adds a record's or a patient's counts to s.
+func (s *chbmitScore) sum(records, seizures, detected, falseAlarms int, hours float64, skipped, skippedSeizures int) {
+	s.Records += records
+	s.Seizures += seizures
+	s.Detected += detected
+	s.FalseAlarms += falseAlarms
+	s.Hours += hours
+	s.SkippedRecords += skipped
+	s.SkippedSeizures += skippedSeizures
+}
+
+// sameCounts compares the counts of two scores, hours up to rounding.
+func sameCounts(a, b chbmitScore) bool {
+	a.Sensitivity, a.FAPerDay, a.MedianDelay, b.Sensitivity, b.FAPerDay, b.MedianDelay = nil, nil, nil, nil, nil, nil
+	d := a.Hours - b.Hours
+	a.Hours, b.Hours = 0, 0
+	return a == b && d < 1e-9 && d > -1e-9
 }
 
 func TestCHBMITLeaveOneRecordOut(t *testing.T) {
@@ -41,85 +77,62 @@ func TestCHBMITLeaveOneRecordOut(t *testing.T) {
 	if one != two {
 		t.Errorf("-workers 1 and 2 differ:\n%s\n%s", one, two)
 	}
-	var lines []chbLine
-	for _, l := range strings.Split(strings.TrimSpace(one), "\n") {
-		var x chbLine
-		if err := json.Unmarshal([]byte(l), &x); err != nil {
-			t.Fatalf("%v: %s", err, l)
-		}
-		lines = append(lines, x)
-	}
-	var order []string
-	for _, l := range lines {
-		order = append(order, l.Type+" "+l.Patient+l.File)
-	}
+	out := readCHBOutput(t, one)
 	want := "record chb01chb01_01.edf,record chb01chb01_02.edf,record chb01chb01_03.edf,patient chb01," +
 		"record chb02chb02_01.edf,record chb02chb02_02.edf,record chb02chb02_03.edf,patient chb02," +
 		"record chb03chb03_01.edf,record chb03chb03_02.edf,skipped chb03chb03_03.edf,patient chb03,overall "
-	if got := strings.Join(order, ","); got != want {
+	if got := strings.Join(out.order, ","); got != want {
 		t.Fatalf("lines %s\nwant  %s", got, want)
 	}
-	var patient, all chbLine
-	for _, l := range lines {
-		switch l.Type {
-		case "record":
-			if l.Seizures != listed[l.File] {
-				t.Errorf("%s: %d seizures scored, the summary lists %d", l.File, l.Seizures, listed[l.File])
-			}
-			others := 0
-			for f, n := range listed {
-				if f != l.File && strings.HasPrefix(f, l.Patient) {
-					others += n
-				}
-			}
-			if l.Patient == "chb03" { // chb03_03 is skipped
-				others -= listed["chb03_03.edf"]
-			}
-			if wantTr := map[string]int{"chb01": 2, "chb02": 2, "chb03": 1}[l.Patient]; l.Training != wantTr || l.TrainingSeizures != others {
-				t.Errorf("%s: trained on %d records with %d seizures, want %d with %d", l.File, l.Training, l.TrainingSeizures, wantTr, others)
-			}
-			if wantCh := map[string]float64{"chb01": 4, "chb02": 3, "chb03": 3}[l.Patient]; l.Channels != wantCh {
-				t.Errorf("%s: %v channels, want %v", l.File, l.Channels, wantCh)
-			}
-			patient.Records++
-			patient.Seizures += l.Seizures
-			patient.Detected += l.Detected
-			patient.FalseAlarms += l.FalseAlarms
-			patient.Hours += l.Duration / 3600
-		case "skipped":
-			if l.File != "chb03_03.edf" || l.Seizures != listed[l.File] || !strings.Contains(l.Reason, "lacks 3 of the 3 channels used: FP1-F7 F7-T7 T7-P7") {
-				t.Errorf("skipped %+v", l)
-			}
-			patient.SkippedRecords++
-			patient.SkippedSeizures += l.Seizures
-		case "patient":
-			if l.Records != patient.Records || l.Seizures != patient.Seizures || l.Detected != patient.Detected ||
-				l.FalseAlarms != patient.FalseAlarms || !near(l.Hours, patient.Hours) ||
-				l.SkippedRecords != patient.SkippedRecords || l.SkippedSeizures != patient.SkippedSeizures {
-				t.Errorf("%s: %+v, its records add up to %+v", l.Patient, l, patient)
-			}
-			all.Records += l.Records
-			all.Seizures += l.Seizures
-			all.Detected += l.Detected
-			all.FalseAlarms += l.FalseAlarms
-			all.Hours += l.Hours
-			all.SkippedRecords += l.SkippedRecords
-			all.SkippedSeizures += l.SkippedSeizures
-			patient = chbLine{}
-		case "overall":
-			if l.Patients != 3 || l.Records != all.Records || l.Seizures != all.Seizures || l.Detected != all.Detected ||
-				l.FalseAlarms != all.FalseAlarms || !near(l.Hours, all.Hours) ||
-				l.SkippedRecords != 1 || l.SkippedSeizures != all.SkippedSeizures {
-				t.Errorf("overall %+v, the patients add up to %+v", l, all)
-			}
-			if l.Seizures != 8 || l.Sensitivity == nil || *l.Sensitivity < 0.8 {
-				t.Errorf("overall: %d of %d seizures detected, want at least 80%% of 8", l.Detected, l.Seizures)
-			}
-			t.Logf("overall: %d of %d seizures detected, %d false alarms in %.2f h", l.Detected, l.Seizures, l.FalseAlarms, l.Hours)
-		}
+	perPatient := map[string]*chbmitScore{}
+	for _, p := range out.patients {
+		perPatient[p.Patient] = &chbmitScore{}
 	}
-	chb02 := lines[7]
-	if b, _ := json.Marshal([]any{chb02.Channels, chb02.Left}); string(b) != `[["FP1-F7","F7-T7","T7-P7"],["P7-O1","FZ-CZ"]]` {
+	for _, r := range out.records {
+		if r.Seizures != listed[r.File] {
+			t.Errorf("%s: %d seizures scored, the summary lists %d", r.File, r.Seizures, listed[r.File])
+		}
+		others := 0
+		for f, n := range listed {
+			if f != r.File && f != "chb03_03.edf" && strings.HasPrefix(f, r.Patient) { // chb03_03 is skipped
+				others += n
+			}
+		}
+		if wantTr := map[string]int{"chb01": 2, "chb02": 2, "chb03": 1}[r.Patient]; r.Training != wantTr || r.TrainingSeizures != others {
+			t.Errorf("%s: trained on %d records with %d seizures, want %d with %d", r.File, r.Training, r.TrainingSeizures, wantTr, others)
+		}
+		if wantCh := map[string]int{"chb01": 4, "chb02": 3, "chb03": 3}[r.Patient]; r.Channels != wantCh {
+			t.Errorf("%s: %d channels, want %d", r.File, r.Channels, wantCh)
+		}
+		perPatient[r.Patient].sum(1, r.Seizures, r.Detected, r.FalseAlarms, r.Duration/3600, 0, 0)
+	}
+	for _, s := range out.skipped {
+		if s.File != "chb03_03.edf" || s.Seizures != listed[s.File] || !strings.Contains(s.Reason, "lacks 3 of the 3 channels used: FP1-F7 F7-T7 T7-P7") {
+			t.Errorf("skipped %+v", s)
+		}
+		perPatient[s.Patient].sum(0, 0, 0, 0, 0, 1, s.Seizures)
+	}
+	var all chbmitScore
+	var faDay []float64
+	for _, p := range out.patients {
+		if !sameCounts(p.chbmitScore, *perPatient[p.Patient]) {
+			t.Errorf("%s: %+v, its records add up to %+v", p.Patient, p.chbmitScore, *perPatient[p.Patient])
+		}
+		all.sum(p.Records, p.Seizures, p.Detected, p.FalseAlarms, p.Hours, p.SkippedRecords, p.SkippedSeizures)
+		faDay = append(faDay, *p.FAPerDay)
+	}
+	o := out.overall
+	if o.Patients != 3 || !sameCounts(o.chbmitScore, all) || o.SkippedRecords != 1 {
+		t.Errorf("overall %+v, the patients add up to %+v", o, all)
+	}
+	if slices.Sort(faDay); o.MedianFAPerDay == nil || *o.MedianFAPerDay != faDay[1] {
+		t.Errorf("median of the patients' false alarms per 24 h %v, want %v", o.MedianFAPerDay, faDay[1])
+	}
+	if o.Seizures != 8 || o.Sensitivity == nil || *o.Sensitivity < 0.8 {
+		t.Errorf("overall: %d of %d seizures detected, want at least 80%% of 8", o.Detected, o.Seizures)
+	}
+	t.Logf("overall: %d of %d seizures detected, %d false alarms in %.2f h", o.Detected, o.Seizures, o.FalseAlarms, o.Hours)
+	if chb02 := out.patients[1]; fmt.Sprint(chb02.Channels, chb02.Left) != "[FP1-F7 F7-T7 T7-P7] [P7-O1 FZ-CZ]" {
 		t.Errorf("chb02 channels %v, left out %v", chb02.Channels, chb02.Left)
 	}
 
