@@ -24,7 +24,9 @@ import (
 
 // chbmitRecord is the line of one held-out recording of `ictal chbmit`,
 // of type "record": its event scores (internal/eval) by a model trained
-// on the patient's other recordings.
+// on the patient's other recordings. TrainingSeizures counts the
+// summary's seizures; Seizures those of the held-out record after the
+// event scoring's 90 s merge.
 type chbmitRecord struct {
 	Type             string  `json:"type"`
 	Patient          string  `json:"patient"`
