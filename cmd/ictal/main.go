@@ -31,6 +31,7 @@ var commands = []cli.Command{
 	{Name: "replay", Summary: "run the pipeline over a recording as fast as possible and report its events", Run: runReplay},
 	{Name: "model", Summary: "inspect model files: model info FILE prints how a model was built, as JSON", Run: runModel},
 	{Name: "score", Summary: "score detections against reference seizures (SzCORE event and sample scoring)", Run: runScore},
+	{Name: "chbmit", Summary: "CHB-MIT with Shoeb's protocol: patient-specific, leave one record out, SzCORE event scores", Run: runCHBMIT},
 	{Name: "bonn", Summary: "Bonn epilepsy EEG benchmark and continuous recordings spliced from its segments", Run: runBonn},
 	{Name: "paper", Summary: "reproduce Wang & Pineau's experiments: cv, drift, curve, plots", Run: runPaper},
 	{Name: "watch", Summary: "print seizure alerts and monitor status from the MQTT broker, one line per message", Run: runWatch},

@@ -19,4 +19,15 @@
 //   - "Channel k: -" marks an unused channel slot in a montage.
 //
 // The 24 summaries list 198 seizures.
+//
+// For evaluating on the database (`ictal chbmit`), Patients reads the
+// cases of a copy laid out as on PhysioNet (chbNN/chbNN-summary.txt beside
+// the recordings) and CheckFiles finds a recording listed but absent.
+// CommonChannels gives the EEG channels all of a patient's recordings
+// share, by label, leaving out unused slots and ECG, VNS and eye or limb
+// leads: the 22 distinct derivations of the usual montage, 18 for the
+// cases whose later montages drop four, and none for chb12, whose
+// chb12_27 to chb12_29 use other montages; Usable then leaves out the
+// recordings outside the most frequent montage. Tally pools the event
+// scores of held-out recordings.
 package chbmit

@@ -3,6 +3,7 @@ package chbmit_test
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ictal/ictal/internal/chbmit"
 )
@@ -33,4 +34,26 @@ Seizure End Time: 3036 seconds
 		fmt.Println(iv.Start, iv.End, iv.Seizure)
 	}
 	// Output: 49m56s 50m36s true
+}
+
+func ExampleCommonChannels() {
+	files := []chbmit.File{
+		{Name: "chb11_01.edf", Channels: []string{"FP1-F7", "F7-T7", "T8-P8", "ECG", "T8-P8"}},
+		{Name: "chb11_99.edf", Channels: []string{"FP1-F7", "-", "F7-T7", "FZ-CZ"}},
+	}
+	common, left := chbmit.CommonChannels(files)
+	fmt.Println(common, left)
+	fmt.Println(files[1].Lacks(common), files[1].Lacks([]string{"t8-p8"}))
+	// Output:
+	// [FP1-F7 F7-T7] [T8-P8 FZ-CZ]
+	// [] [t8-p8]
+}
+
+func ExampleTally() {
+	var all chbmit.Tally
+	all.Add(chbmit.Tally{Records: 1, Seizures: 2, Detected: 2, Duration: 12 * time.Hour, Delays: []time.Duration{4 * time.Second, 6 * time.Second}})
+	all.Add(chbmit.Tally{Records: 1, Seizures: 1, FalseAlarms: 1, Duration: 12 * time.Hour})
+	d, _ := all.MedianDelay()
+	fmt.Printf("%d records: sensitivity %.3f, %.0f false alarms per 24 h, median delay %v\n", all.Records, all.Sensitivity(), all.FalseAlarmsPerDay(), d)
+	// Output: 2 records: sensitivity 0.667, 1 false alarms per 24 h, median delay 5s
 }

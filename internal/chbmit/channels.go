@@ -1,0 +1,116 @@
+package chbmit
+
+import (
+	"slices"
+	"strings"
+)
+
+// notEEG are the labels of montage slots that carry no EEG: unused slots
+// ("-", ".") and the ECG, vagus nerve stimulator and eye and limb leads
+// some cases record.
+var notEEG = []string{"-", ".", "ECG", "EKG", "VNS", "LOC-ROC", "LUE-RAE"}
+
+// IsEEG reports whether a montage label names an EEG channel: not an
+// unused slot and not an ECG ("ECG", "EKG…"), vagus nerve stimulator or
+// eye or limb lead.
+func IsEEG(label string) bool {
+	l := strings.ToUpper(strings.TrimSpace(label))
+	for _, n := range notEEG {
+		if l == n || n == "EKG" && strings.HasPrefix(l, n) {
+			return false
+		}
+	}
+	return l != ""
+}
+
+// CommonChannels returns the EEG channels (IsEEG) that every one of files
+// records, by label (any case), each once, in the order of the first
+// file's montage: the channels a model trained on some of the files and
+// tested on another can use. left lists the EEG labels some of the files
+// have and others lack, in order of first appearance.
+func CommonChannels(files []File) (common, left []string) {
+	count := map[string]int{} // files recording a label
+	var order []string
+	for _, f := range files {
+		seen := map[string]bool{}
+		for _, c := range f.Channels {
+			k := strings.ToUpper(strings.TrimSpace(c))
+			if !IsEEG(c) || seen[k] {
+				continue
+			}
+			if seen[k] = true; count[k] == 0 {
+				order = append(order, strings.TrimSpace(c))
+			}
+			count[k]++
+		}
+	}
+	for _, c := range order {
+		if count[strings.ToUpper(c)] == len(files) {
+			common = append(common, c)
+		} else {
+			left = append(left, c)
+		}
+	}
+	return common, left
+}
+
+// Usable splits a patient's files into those evaluated and those left
+// out. When some EEG channel is common to all files (CommonChannels), all
+// are used. Otherwise (chb12, whose chb12_27 to chb12_29 use other
+// montages) the files of the most frequent EEG montage decide (the
+// earliest of equally frequent ones): the files that record every channel
+// common to those are used, the others skipped.
+func Usable(files []File) (used, skipped []File) {
+	if common, _ := CommonChannels(files); len(common) > 0 || len(files) == 0 {
+		return files, nil
+	}
+	count := map[string]int{}
+	for _, f := range files {
+		count[eegSet(f)]++
+	}
+	best := ""
+	for _, f := range files {
+		if k := eegSet(f); count[k] > count[best] {
+			best = k
+		}
+	}
+	var group []File
+	for _, f := range files {
+		if eegSet(f) == best {
+			group = append(group, f)
+		}
+	}
+	want, _ := CommonChannels(group)
+	for _, f := range files {
+		if len(want) > 0 && len(f.Lacks(want)) == 0 {
+			used = append(used, f)
+		} else {
+			skipped = append(skipped, f)
+		}
+	}
+	return used, skipped
+}
+
+// eegSet is the set of a file's EEG labels, sorted and upper-case, as one
+// string ("\n" between labels).
+func eegSet(f File) string {
+	var ls []string
+	for _, c := range f.Channels {
+		if IsEEG(c) {
+			ls = append(ls, strings.ToUpper(strings.TrimSpace(c)))
+		}
+	}
+	slices.Sort(ls)
+	return strings.Join(slices.Compact(ls), "\n")
+}
+
+// Lacks returns the labels (any case) the file's montage does not record.
+func (f File) Lacks(labels []string) []string {
+	var out []string
+	for _, l := range labels {
+		if !slices.ContainsFunc(f.Channels, func(c string) bool { return strings.EqualFold(strings.TrimSpace(c), l) }) {
+			out = append(out, l)
+		}
+	}
+	return out
+}

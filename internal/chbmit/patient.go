@@ -1,0 +1,91 @@
+package chbmit
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+)
+
+// Patient is one case of the database as PhysioNet lays it out: a folder
+// chbNN holding chbNN-summary.txt and the recordings the summary lists.
+type Patient struct {
+	Name    string // "chb01", the folder's name
+	Dir     string // the folder
+	Summary *Summary
+}
+
+// SummaryPath returns the path of the case's summary.
+func (p Patient) SummaryPath() string {
+	return filepath.Join(p.Dir, p.Name+"-summary.txt")
+}
+
+// Path returns the path of a recording the summary lists.
+func (p Patient) Path(f File) string { return filepath.Join(p.Dir, f.Name) }
+
+// caseName is the name of a case's folder.
+var caseName = regexp.MustCompile(`^chb[0-9]+$`)
+
+// Patients reads the summaries of the cases under dir: those named, in
+// that order, or else every folder named chbNN, in name order. A case
+// without its summary is an error naming the file.
+func Patients(dir string, names []string) ([]Patient, error) {
+	if len(names) == 0 {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("chbmit: %w", err)
+		}
+		for _, e := range entries {
+			if e.IsDir() && caseName.MatchString(e.Name()) {
+				names = append(names, e.Name())
+			}
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("chbmit: %s holds no case folder (chb01, chb02, …)", dir)
+		}
+	}
+	out := make([]Patient, 0, len(names))
+	for i, name := range names {
+		if !caseName.MatchString(name) {
+			return nil, fmt.Errorf("chbmit: case %q: want a name such as chb01", name)
+		}
+		if slices.Contains(names[:i], name) {
+			return nil, fmt.Errorf("chbmit: case %s named twice", name)
+		}
+		p := Patient{Name: name, Dir: filepath.Join(dir, name)}
+		s, err := ReadFile(p.SummaryPath())
+		if err != nil {
+			return nil, fmt.Errorf("chbmit: case %s: %w", name, err)
+		}
+		if len(s.Files) == 0 {
+			return nil, fmt.Errorf("chbmit: %s lists no recording: %w", p.SummaryPath(), ErrFormat)
+		}
+		p.Summary = s
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// ErrMissing is wrapped by the error of a recording that a summary lists
+// and its folder does not hold.
+var ErrMissing = errors.New("missing")
+
+// CheckFiles returns an error naming the first recording the summary
+// lists (and the summary's line) that is not a file in the case's folder.
+func (p Patient) CheckFiles() error {
+	for _, f := range p.Summary.Files {
+		path := p.Path(f)
+		st, err := os.Stat(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return fmt.Errorf("chbmit: %s, listed at %s:%d, is %w", path, p.SummaryPath(), f.Line, ErrMissing)
+		case err != nil:
+			return fmt.Errorf("chbmit: %s:%d: %w", p.SummaryPath(), f.Line, err)
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("chbmit: %s, listed at %s:%d, is not a file", path, p.SummaryPath(), f.Line)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package chbmit
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// Tally adds up the event scores of held-out recordings (internal/eval's
+// Summary of each): its rates are those of the pooled counts, as Shoeb
+// and Guttag report a patient's sensitivity and false alarm rate, not a
+// mean of per-recording rates.
+type Tally struct {
+	Records     int
+	Seizures    int // reference events, after eval's merging
+	Detected    int
+	FalseAlarms int
+	Duration    time.Duration   // recorded time the false alarms are counted over
+	Delays      []time.Duration // of the detected seizures
+}
+
+// Add adds u's counts, duration and delays to t.
+func (t *Tally) Add(u Tally) {
+	t.Records += u.Records
+	t.Seizures += u.Seizures
+	t.Detected += u.Detected
+	t.FalseAlarms += u.FalseAlarms
+	t.Duration += u.Duration
+	t.Delays = append(t.Delays, u.Delays...)
+}
+
+// Sensitivity is the fraction of seizures detected, NaN without seizures.
+func (t Tally) Sensitivity() float64 {
+	if t.Seizures == 0 {
+		return math.NaN()
+	}
+	return float64(t.Detected) / float64(t.Seizures)
+}
+
+// FalseAlarmsPerDay is the number of false alarms per 24 h recorded, NaN
+// over no time.
+func (t Tally) FalseAlarmsPerDay() float64 {
+	if t.Duration <= 0 {
+		return math.NaN()
+	}
+	return float64(t.FalseAlarms) / (t.Duration.Hours() / 24)
+}
+
+// MedianDelay is the median detection delay, and false when no seizure
+// was detected.
+func (t Tally) MedianDelay() (time.Duration, bool) {
+	d := slices.Sorted(slices.Values(t.Delays))
+	if n := len(d); n > 0 {
+		return (d[(n-1)/2] + d[n/2]) / 2, true
+	}
+	return 0, false
+}
