@@ -175,7 +175,7 @@ func feedbackEvaluate(fs *flag.FlagSet, data, plotDir string, rate float64, fb f
 		return nil
 	}
 	last := results[len(results)-1]
-	title := fmt.Sprintf("Bonn spliced, %d × %g min, seeds %s", len(seeds), minutes, last.seeds)
+	title := fmt.Sprintf("Bonn spliced, %s + %s, %d × %g min, seeds %s", mf.alg, mf.learner, len(seeds), minutes, last.seeds)
 	return bonn.PlotFeedback(filepath.Join(plotDir, "feedback_thirds.png"), title, last.off, last.fb)
 }
 
