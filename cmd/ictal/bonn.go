@@ -1,21 +1,16 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/ictal/ictal/alert"
-	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/bonn"
 	"github.com/ictal/ictal/internal/paper"
 	"github.com/ictal/ictal/internal/pipeline"
@@ -47,15 +42,15 @@ type bonnReport struct {
 
 // bonnModes are the subcommands of `ictal bonn`; without one, the flags
 // choose the mode as before (-concat, -concat-eval, -train/-test, else cv).
-var bonnModes = []string{"cv", "train-test", "concat", "concat-eval"}
+var bonnModes = []string{"cv", "train-test", "concat", "concat-eval", "feedback-eval"}
 
-// runBonn implements `ictal bonn [cv|train-test|concat|concat-eval] [flags]`.
+// runBonn implements `ictal bonn [cv|train-test|concat|concat-eval|feedback-eval] [flags]`.
 func runBonn(args []string, stdout, stderr io.Writer) error {
 	mode := ""
 	if len(args) > 0 && slices.Contains(bonnModes, args[0]) {
 		mode, args = args[0], args[1:]
 	}
-	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
+	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n       ictal bonn feedback-eval -data DIR [-minutes 180] [-seed N | -seeds 1-5] [-mark-delay 3m] [-text] [-plot DIR]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
 	data := fs.String("data", "", "folder with the sets Z O N F S as subfolders")
 	task := fs.String("task", "", "S-Z, S-F or S-all (default: all three)")
 	folds := fs.Int("folds", 5, "cross-validation folds (segments, stratified)")
@@ -64,10 +59,12 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	concat := fs.Bool("concat", false, "write a continuous EDF+ recording spliced from segments (-o)")
 	concatEval := fs.Bool("concat-eval", false, "splice a training and a test recording from disjoint segments and replay them through the pipeline")
 	out := fs.String("o", "", "-concat: EDF+ file to write; -concat-eval: folder for the two recordings (default: a temporary one)")
-	minutes := fs.Float64("minutes", 60, "-concat, -concat-eval: length of a recording")
+	minutes := fs.Float64("minutes", 60, "-concat, -concat-eval, feedback-eval: length of a recording (feedback-eval: 180 unless given)")
 	rate := fs.Float64("seizure-rate", 0.05, "-concat: probability that a 23.6 s slot is ictal")
 	plotDir := fs.String("plot", "", "write figures (PNG) into this folder: ROC curves of the tasks, or score traces of -concat-eval")
 	half := fs.String("half", "", "-concat: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings")
+	var fb feedbackFlags
+	fb.add(fs)
 	var mf modelFlags
 	mf.add(fs)
 	if err := parseArgs(fs, args, 0, "unexpected arguments"); err != nil {
@@ -78,6 +75,8 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 		*concat = true
 	case "concat-eval":
 		*concatEval = true
+	case "feedback-eval":
+		return feedbackEvaluate(fs, *data, *plotDir, *rate, fb, &mf, stdout, stderr)
 	case "train-test":
 		if *trainDir == "" || *testDir == "" {
 			return errors.New("train-test needs -train and -test")
@@ -241,69 +240,20 @@ func writeConcat(data, path, half string, cc bonn.ConcatConfig, enc *json.Encode
 // the test recording through the pipeline (a) prequentially from a new
 // model and (b) after bootstrapping the model on the training recording.
 func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFlags, enc *json.Encoder, stderr io.Writer) error {
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "ictal-bonn-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	train, test := filepath.Join(dir, "bonn-train.edf"), filepath.Join(dir, "bonn-test.edf")
-	ctrain, ctest := cc, cc
-	ctest.Seed = cc.Seed + 1
-	if err := writeConcat(data, train, "a", ctrain, enc); err != nil {
-		return err
-	}
-	if err := writeConcat(data, test, "b", ctest, enc); err != nil {
-		return err
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	replay := func(path string, model classifier.Model, label string) (classifier.Model, error) {
-		r, _, err := mf.open(path) // a Bonn splice has one channel, EEG
-		if err != nil {
-			return nil, err
-		}
-		defer r.Close()
-		if model == nil {
-			d, err := mf.dim(r)
-			if err != nil {
-				return nil, err
-			}
-			if model, err = mf.newModel(d); err != nil {
-				return nil, err
-			}
-		}
-		tr := &alert.EventLog{Scores: true}
-		rep, err := runFile(ctx, path, r, model, mf, pipeline.LearnAnnotations, []alert.Sink{tr}, log)
-		if err != nil {
-			return nil, err
-		}
-		rep.Phase = label
-		if plotDir != "" {
-			th := mf.threshold
-			if th == 0 {
-				th = 0.5
-			}
-			title := fmt.Sprintf("%s: %d/%d seizures detected, %d false alarms", label, rep.Detected, rep.Seizures, rep.FalseAlarms)
-			ts, score, events := trace(tr)
-			if err := bonn.PlotTrace(filepath.Join(plotDir, "concat_"+label+".png"), title, ts, score, r.Intervals(), events, th); err != nil {
-				return nil, err
-			}
-		}
-		return model, enc.Encode(rep)
-	}
-	if _, err := replay(test, nil, "prequential"); err != nil {
-		return err
-	}
-	m, err := replay(train, nil, "bootstrap-train")
+	train, test, cleanup, err := splicePair(data, dir, cc, enc)
 	if err != nil {
 		return err
 	}
-	_, err = replay(test, m, "bootstrapped")
+	defer cleanup()
+	b, stop := newBonnReplay(mf, plotDir, enc, stderr)
+	defer stop()
+	if _, err := b.run(test, nil, "prequential", pipeline.LearnAnnotations); err != nil {
+		return err
+	}
+	m, err := b.run(train, nil, "bootstrap-train", pipeline.LearnAnnotations)
+	if err != nil {
+		return err
+	}
+	_, err = b.run(test, m.model, "bootstrapped", pipeline.LearnAnnotations)
 	return err
 }

@@ -132,6 +132,9 @@ func TestBonnModes(t *testing.T) {
 		{[]string{"bonn", "train-test", "-train", "x"}, "train-test needs -train and -test"},
 		{[]string{"bonn", "cv", "-data", "x", "-concat"}, "cv takes -data only"},
 		{[]string{"bonn", "concat-eval"}, "-data is required"},
+		{[]string{"bonn", "feedback-eval"}, "-data is required"},
+		{[]string{"bonn", "feedback-eval", "-data", "x", "-seeds", "5-1"}, `-seeds "5-1": 5 is after 1`},
+		{[]string{"bonn", "feedback-eval", "-data", "x", "-minutes", "-3"}, "-minutes -3: want a positive length"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -139,4 +142,113 @@ func TestBonnModes(t *testing.T) {
 			t.Errorf("%q: exit %d, %q; want %q", tt.args, code, stderr.String(), tt.want)
 		}
 	}
+}
+
+// TestBonnFeedbackEval runs feedback-eval on two seeds of 20-minute
+// recordings: the same output twice; per seed and run, the parts add up
+// to the whole; every label sent was applied or refused, some applied;
+// the run without feedback sends none; the sum is the seeds'.
+func TestBonnFeedbackEval(t *testing.T) {
+	src := datadir.Path(t, "data", "eeg", "bonn")
+	dir := t.TempDir()
+	args := []string{"bonn", "feedback-eval", "-data", src, "-minutes", "20", "-seizure-rate", "0.2", "-seeds", "1-2", "-plot", dir}
+	var outs [2]bytes.Buffer
+	for i := range outs {
+		var errb bytes.Buffer
+		if code := run(args, &outs[i], &errb); code != 0 {
+			t.Fatal(errb.String())
+		}
+	}
+	if !bytes.Equal(outs[0].Bytes(), outs[1].Bytes()) {
+		t.Errorf("two runs differ:\n%s\n%s", outs[0].String(), outs[1].String())
+	}
+	keys := []string{"minutes", "seizures", "detected", "false_alarms", "labels_sent", "confirmed", "rejected", "marked", "labels_applied", "labels_refused", "labels_unsent"}
+	sums := map[string]map[string]float64{} // by seeds/run/part: parts summed, and the seeds summed
+	add := func(k string, r map[string]any) {
+		if sums[k] == nil {
+			sums[k] = map[string]float64{}
+		}
+		for _, f := range keys {
+			sums[k][f] += r[f].(float64)
+		}
+	}
+	recs := bonnLines(t, outs[0].Bytes())
+	if len(recs) != 3*2*4 {
+		t.Fatalf("%d records, want 24 (seeds 1, 2 and 1-2; two runs; three parts and all)", len(recs))
+	}
+	applied := 0.0
+	for _, r := range recs {
+		seeds, run, part := r["seeds"].(string), r["run"].(string), r["part"].(string)
+		if r["labels_sent"] != r["labels_applied"].(float64)+r["labels_refused"].(float64) ||
+			r["labels_sent"] != r["confirmed"].(float64)+r["rejected"].(float64)+r["marked"].(float64) {
+			t.Errorf("labels do not add up: %v", r)
+		}
+		if run == "no-feedback" && r["labels_sent"].(float64)+r["labels_unsent"].(float64) != 0 {
+			t.Errorf("labels without feedback: %v", r)
+		}
+		if part == "all" {
+			add(seeds+" "+run+" all", r)
+			if seeds != "1-2" {
+				add("1-2 "+run+" all (seeds)", r)
+			}
+			if run == "feedback" && seeds != "1-2" {
+				applied += r["labels_applied"].(float64)
+			}
+		} else {
+			add(seeds+" "+run+" parts", r)
+		}
+	}
+	for k, all := range sums {
+		if !strings.HasSuffix(k, " all") {
+			continue
+		}
+		base := strings.TrimSuffix(k, " all")
+		for _, other := range []string{base + " parts", base + " all (seeds)"} {
+			got, ok := sums[other]
+			if !ok {
+				continue
+			}
+			for _, f := range keys {
+				if d := got[f] - all[f]; d > 1e-6 || d < -1e-6 {
+					t.Errorf("%s: %s adds up to %v, all says %v", other, f, got[f], all[f])
+				}
+			}
+		}
+	}
+	if applied == 0 {
+		t.Error("no label applied")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "feedback_thirds.png")); err != nil {
+		t.Error(err)
+	}
+	var text, errb bytes.Buffer
+	if code := run(append(args[:len(args)-2], "-text"), &text, &errb); code != 0 {
+		t.Fatal(errb.String())
+	}
+	if !strings.Contains(text.String(), "| 1-2 | all |") || strings.Count("\n"+text.String(), "\n| ") != 1+3*4 {
+		t.Errorf("table:\n%s", text.String())
+	}
+}
+
+func FuzzParseSeeds(f *testing.F) {
+	for _, s := range []string{"1-5", "3", "5-1", "0-999", "1-", "-", "18446744073709551615"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		seeds, err := parseSeeds(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "-seeds") {
+				t.Fatalf("error without the flag: %v", err)
+			}
+			return
+		}
+		if len(seeds) == 0 || len(seeds) > 1000 {
+			t.Fatalf("%q: %d seeds", s, len(seeds))
+		}
+		for i := 1; i < len(seeds); i++ {
+			if seeds[i] != seeds[i-1]+1 {
+				t.Fatalf("%q: %v", s, seeds)
+			}
+		}
+	})
 }

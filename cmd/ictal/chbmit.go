@@ -184,7 +184,7 @@ func prepareCases(ps []chbmit.Patient, mf *modelFlags) ([]*chbmitCase, error) {
 			return nil, fmt.Errorf("%s: %d of its records can be evaluated: leaving one out needs at least two", p.SummaryPath(), n)
 		}
 		for _, f := range c.files {
-			r, err := c.mf.open(p.Path(f))
+			r, _, err := c.mf.open(p.Path(f))
 			if err != nil {
 				return nil, fmt.Errorf("%s (listed at %s:%d): %w", f.Name, p.SummaryPath(), f.Line, err)
 			}
@@ -201,7 +201,7 @@ func prepareCases(ps []chbmit.Patient, mf *modelFlags) ([]*chbmitCase, error) {
 // pipeline.LearnAnnotations.
 func (c *chbmitCase) replay(ctx context.Context, f chbmit.File, model *classifier.Model, meta *modelfile.Meta, mode string, log *slog.Logger) (fileReport, error) {
 	path := c.Path(f)
-	r, err := c.mf.open(path)
+	r, _, err := c.mf.open(path)
 	if err != nil {
 		return fileReport{}, err
 	}

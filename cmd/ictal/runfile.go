@@ -165,6 +165,13 @@ func labelsFor(r recording.Recording, path, summary string) (labeledSource, erro
 	return withLabels{Source: r, iv: f.Intervals()}, nil
 }
 
+// labelSender is a sink that also gives the pipeline labels, as a
+// clinician does (bonn feedback-eval's simulated clinician): runFile
+// attaches it to the pipeline's Labels.
+type labelSender interface {
+	Attach(labels chan<- alert.Label)
+}
+
 // runFile runs one recording through the pipeline and reports it.
 func runFile(ctx context.Context, path string, r labeledSource, model classifier.Model, mf *modelFlags, mode string, sinks []alert.Sink, log *slog.Logger) (fileReport, error) {
 	ev := &alert.EventLog{}
@@ -173,6 +180,11 @@ func runFile(ctx context.Context, path string, r labeledSource, model classifier
 	p, err := pipeline.New(r, mf.features(), model, pc, append([]alert.Sink{ev}, sinks...), pipeline.Hooks{}, log)
 	if err != nil {
 		return fileReport{}, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, s := range sinks {
+		if l, ok := s.(labelSender); ok {
+			l.Attach(p.Labels())
+		}
 	}
 	start := time.Now()
 	if err := p.Run(ctx); err != nil {

@@ -12,5 +12,7 @@
 // in a seeded random order (the online ensembles' use), and a test
 // segment's score is the mean of its windows' scores. Concat writes
 // continuous EDF+ recordings by splicing segments (see Concat for what that
-// does not show).
+// does not show). Clinician is a simulated clinician for replays of such
+// recordings: it confirms, rejects and marks through the pipeline's
+// feedback path, and Split scores a replay per third of the recording.
 package bonn

@@ -3,6 +3,7 @@ package bonn
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"sort"
 	"time"
@@ -74,7 +75,7 @@ func PlotROC(path string, curves []Curve) error {
 		p.Add(l)
 		p.Legend.Add(c.Name, l)
 	}
-	return save(p, path, 4.5*vg.Inch, 4*vg.Inch)
+	return save(path, 4.5*vg.Inch, 4*vg.Inch, p)
 }
 
 // PlotTrace writes window scores over a recording as a PNG, with the
@@ -128,12 +129,66 @@ func PlotTrace(path, title string, t []time.Duration, score []float64, seizures 
 		p.Add(bar)
 	}
 	p.Legend.Add("score", l)
-	return save(p, path, 9*vg.Inch, 3*vg.Inch)
+	return save(path, 9*vg.Inch, 3*vg.Inch, p)
 }
 
-func save(p *plot.Plot, path string, w, h vg.Length) error {
+// PlotFeedback writes, side by side, the sensitivity and the false alarms
+// per 24 h in each part of the replays (Split, summed over recordings)
+// without feedback (off) and with the simulated clinician (fb), as a PNG.
+func PlotFeedback(path, title string, off, fb [Parts]Part) error {
+	runs := []struct {
+		name  string
+		parts [Parts]Part
+	}{{"no feedback", off}, {"simulated clinician", fb}}
+	panel := func(name string, v func(Part) float64) (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = name
+		p.X.Label.Text = "part of the recording"
+		p.NominalX(PartNames[:]...)
+		p.X.Min, p.X.Max = -0.5, Parts-0.5
+		top := 0.0
+		for i, run := range runs {
+			vals := make(plotter.Values, Parts)
+			for k, q := range run.parts {
+				if vals[k] = v(q); math.IsNaN(vals[k]) {
+					vals[k] = 0
+				}
+				top = max(top, vals[k])
+			}
+			b, err := plotter.NewBarChart(vals, vg.Points(22))
+			if err != nil {
+				return nil, err
+			}
+			b.Color = plotutil.Color(i)
+			b.LineStyle.Width = 0
+			b.Offset = vg.Points(float64(2*i-1) * 11)
+			p.Add(b)
+			p.Legend.Add(run.name, b)
+		}
+		p.Y.Min, p.Y.Max = 0, 1.3*max(top, 1e-9) // room for the legend
+		p.Legend.Top, p.Legend.Left = true, true
+		return p, nil
+	}
+	sens, err := panel(title+"\nsensitivity", Part.Sensitivity)
+	if err != nil {
+		return err
+	}
+	sens.Y.Max = 1.3
+	fa, err := panel("\nfalse alarms per 24 h", Part.FalseAlarmsPerDay)
+	if err != nil {
+		return err
+	}
+	return save(path, 9*vg.Inch, 3.6*vg.Inch, sens, fa)
+}
+
+// save draws plots side by side into a PNG of w × h.
+func save(path string, w, h vg.Length, plots ...*plot.Plot) error {
 	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(96))}
-	p.Draw(draw.New(c))
+	dc := draw.New(c)
+	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Points(12)}
+	for i, cv := range plot.Align([][]*plot.Plot{plots}, tiles, dc)[0] {
+		plots[i].Draw(cv)
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
