@@ -2,7 +2,6 @@ package mqtt
 
 import (
 	"testing"
-	"time"
 
 	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
@@ -12,18 +11,12 @@ import (
 func TestPublisherConnectedFollowsTheBroker(t *testing.T) {
 	b := mosquittotest.Start(t, mosquittotest.Opts{})
 	m := newTestMQTT(t, testMQTTConfig(t, b.URL("tcp")), nil)
-	for m.Stats().Acked == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitAcked(t, m, 0)
 	if !m.Connected() {
 		t.Fatal("not connected after the broker acknowledged the status")
 	}
 	b.Stop()
-	for m.Connected() {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, hangGuard, "disconnected", func() bool { return !m.Connected() })
 	b.Restart()
-	for !m.Connected() {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, hangGuard, "reconnected", m.Connected)
 }
