@@ -114,6 +114,16 @@ func appendOrigin(dst []byte, site, bed string, onset, detectedAt time.Time) []b
 	return appendTime(dst, detectedAt)
 }
 
+// appendNonEmpty appends field (`,"name":`) and the JSON string v, or
+// nothing when v is empty: a string field omitted when empty.
+func appendNonEmpty(dst []byte, field, v string) []byte {
+	if v == "" {
+		return dst
+	}
+	dst = append(dst, field...)
+	return AppendJSONString(dst, v)
+}
+
 // appendJSONStrings appends ss as a JSON array of strings.
 func appendJSONStrings(dst []byte, ss []string) []byte {
 	dst = append(dst, '[')
@@ -150,10 +160,7 @@ func AppendStatus(dst []byte, s Status) []byte {
 	dst = AppendJSONString(dst, string(s.State))
 	dst = append(dst, `,"since":`...)
 	dst = appendTime(dst, s.Since)
-	if s.Artifact != "" {
-		dst = append(dst, `,"artifact":`...)
-		dst = AppendJSONString(dst, s.Artifact)
-	}
+	dst = appendNonEmpty(dst, `,"artifact":`, s.Artifact)
 	if len(s.Channels) > 0 {
 		dst = append(dst, `,"channels":`...)
 		dst = appendJSONStrings(dst, s.Channels)
