@@ -3,7 +3,6 @@ package ads1299
 import (
 	"io"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/ictal/ictal/acquire"
@@ -24,15 +23,11 @@ const openBCIScale = 4.5e6 / 24 / (1<<23 - 1)
 func openBCISamples(tb testing.TB, max int) [][8]float64 {
 	tb.Helper()
 	p := datadir.Path(tb, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
-	fh, err := os.Open(p)
+	file, err := openbci.OpenFile(p, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer fh.Close()
-	file, err := openbci.NewFile(fh, p, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	defer file.Close()
 	if n := len(file.Info().Channels); n != 8 {
 		tb.Fatalf("%s: %d channels, want 8", p, n)
 	}
