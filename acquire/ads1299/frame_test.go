@@ -20,6 +20,22 @@ func leadOffOpts(ev *events) (*Opts, []reg) {
 	return o, with(defaultRegs, reg{0x0F, 0xFF}, reg{0x10, 0xFF}, reg{0x17, 0x02})
 }
 
+// readOneFrame starts a device with options o on a chip answering id,
+// expecting the registers regs, reads the one frame the bus then plays
+// back into an n-channel frame, and checks that the playback is used up.
+// It returns the device and the frame.
+func readOneFrame(t *testing.T, o *Opts, id byte, regs []reg, frame []byte, n int) (*Dev, *acquire.Frame) {
+	t.Helper()
+	d, drdy, bus := newDev(t, o, cat(initIO(id, regs), []conntest.IO{frameIO(frame)}))
+	drdy.EdgesChan <- gpio.Low
+	f := acquire.NewFrame(n)
+	if err := d.ReadFrame(f); err != nil {
+		t.Fatal(err)
+	}
+	closePlayback(t, bus)
+	return d, f
+}
+
 func TestReadFrameDecodes(t *testing.T) {
 	const g24 = 9e6 / 24 / (1 << 24) // µV per code at gain 24
 	tests := []struct {

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ictal/ictal/acquire"
 	"periph.io/x/conn/v3/conntest"
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
@@ -155,22 +154,6 @@ func newDev(t *testing.T, o *Opts, ops []conntest.IO) (*Dev, *gpiotest.Pin, *spi
 		t.Fatalf("New: %v", err)
 	}
 	return d, drdy, bus
-}
-
-// readOneFrame starts a device with options o on a chip answering id,
-// expecting the registers regs, reads the one frame the bus then plays
-// back into an n-channel frame, and checks that the playback is used up.
-// It returns the device and the frame.
-func readOneFrame(t *testing.T, o *Opts, id byte, regs []reg, frame []byte, n int) (*Dev, *acquire.Frame) {
-	t.Helper()
-	d, drdy, bus := newDev(t, o, cat(initIO(id, regs), []conntest.IO{frameIO(frame)}))
-	drdy.EdgesChan <- gpio.Low
-	f := acquire.NewFrame(n)
-	if err := d.ReadFrame(f); err != nil {
-		t.Fatal(err)
-	}
-	closePlayback(t, bus)
-	return d, f
 }
 
 // closePlayback fails the test if bus has transfers left over.
