@@ -38,14 +38,8 @@ func AppendAck(dst []byte, a Ack) []byte {
 	} else {
 		dst = AppendJSONString(dst, AckRefused)
 	}
-	if a.AlertID != "" {
-		dst = append(dst, `,"alert_id":`...)
-		dst = AppendJSONString(dst, a.AlertID)
-	}
-	if a.Verdict != "" {
-		dst = append(dst, `,"verdict":`...)
-		dst = AppendJSONString(dst, a.Verdict)
-	}
+	dst = appendNonEmpty(dst, `,"alert_id":`, a.AlertID)
+	dst = appendNonEmpty(dst, `,"verdict":`, a.Verdict)
 	if a.Label != "" {
 		dst = append(dst, `,"start":`...)
 		dst = appendTime(dst, a.Start)
@@ -54,14 +48,8 @@ func AppendAck(dst []byte, a Ack) []byte {
 		dst = append(dst, `,"label":`...)
 		dst = AppendJSONString(dst, a.Label)
 	}
-	if a.By != "" {
-		dst = append(dst, `,"by":`...)
-		dst = AppendJSONString(dst, a.By)
-	}
-	if a.Sender != "" {
-		dst = append(dst, `,"sender":`...)
-		dst = AppendJSONString(dst, a.Sender)
-	}
+	dst = appendNonEmpty(dst, `,"by":`, a.By)
+	dst = appendNonEmpty(dst, `,"sender":`, a.Sender)
 	dst = append(dst, `,"windows":`...)
 	dst = strconv.AppendInt(dst, int64(a.Windows), 10)
 	if a.Replaced != 0 {
@@ -72,14 +60,8 @@ func AppendAck(dst []byte, a Ack) []byte {
 		dst = append(dst, `,"final_at":`...)
 		dst = appendTime(dst, a.FinalAt)
 	}
-	if a.Reason != "" {
-		dst = append(dst, `,"reason":`...)
-		dst = AppendJSONString(dst, a.Reason)
-	}
-	if a.Note != "" {
-		dst = append(dst, `,"note":`...)
-		dst = AppendJSONString(dst, a.Note)
-	}
+	dst = appendNonEmpty(dst, `,"reason":`, a.Reason)
+	dst = appendNonEmpty(dst, `,"note":`, a.Note)
 	dst = append(dst, `,"at":`...)
 	dst = appendTime(dst, a.At)
 	return append(dst, '}')

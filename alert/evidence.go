@@ -63,30 +63,18 @@ type evidenceWire struct {
 func AppendEvidence(dst []byte, ev *Evidence) []byte {
 	dst = append(dst, `{"v":1,"alert_id":`...)
 	dst = AppendJSONString(dst, ev.AlertID)
-	dst = append(dst, `,"site":`...)
-	dst = AppendJSONString(dst, ev.Site)
-	dst = append(dst, `,"bed":`...)
-	dst = AppendJSONString(dst, ev.Bed)
-	dst = append(dst, `,"onset":`...)
-	dst = appendTime(dst, ev.Onset)
-	dst = append(dst, `,"detected_at":`...)
-	dst = appendTime(dst, ev.DetectedAt)
+	dst = appendOrigin(dst, ev.Site, ev.Bed, ev.Onset, ev.DetectedAt)
 	dst = append(dst, `,"start":`...)
 	dst = appendTime(dst, ev.Start)
 	dst = append(dst, `,"rate":`...)
 	dst = appendFloat(dst, ev.Rate)
-	dst = append(dst, `,"unit":"uV","channels":[`...)
-	for i, c := range ev.Channels {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = AppendJSONString(dst, c)
-	}
+	dst = append(dst, `,"unit":"uV","channels":`...)
+	dst = appendJSONStrings(dst, ev.Channels)
 	scales := make([]float64, len(ev.Samples))
 	for c, xs := range ev.Samples {
 		scales[c] = evidenceScale(xs)
 	}
-	dst = append(dst, `],"scale":[`...)
+	dst = append(dst, `,"scale":[`...)
 	for c, s := range scales {
 		if c > 0 {
 			dst = append(dst, ',')

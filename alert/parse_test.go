@@ -84,6 +84,16 @@ func endErr(b []byte) error    { _, err := ParseEventEnd(b); return err }
 func statusErr(b []byte) error { _, err := ParseStatus(b); return err }
 func scoreErr(b []byte) error  { _, err := ParseScore(b); return err }
 
+// refused reports whether a parser refused its input (err != nil), and
+// fails the test when the error does not wrap the parser's sentinel want.
+func refused(t *testing.T, err, want error) bool {
+	t.Helper()
+	if err != nil && !errors.Is(err, want) {
+		t.Fatalf("error %v does not wrap %v", err, want)
+	}
+	return err != nil
+}
+
 // FuzzParsePayloads checks that no input panics any of the four parsers
 // and that what they accept keeps the contract's bounds.
 func FuzzParsePayloads(f *testing.F) {

@@ -91,26 +91,49 @@ func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 func AppendAlert(dst []byte, e *Event) []byte {
 	dst = append(dst, `{"v":1,"id":`...)
 	dst = AppendJSONString(dst, e.ID)
-	dst = append(dst, `,"site":`...)
-	dst = AppendJSONString(dst, e.Site)
-	dst = append(dst, `,"bed":`...)
-	dst = AppendJSONString(dst, e.Bed)
-	dst = append(dst, `,"onset":`...)
-	dst = appendTime(dst, e.Onset)
-	dst = append(dst, `,"detected_at":`...)
-	dst = appendTime(dst, e.DetectedAt)
+	dst = appendOrigin(dst, e.Site, e.Bed, e.Onset, e.DetectedAt)
 	dst = append(dst, `,"score":`...)
 	dst = appendFloat(dst, round6(e.Score))
 	dst = append(dst, `,"algorithm":`...)
 	dst = AppendJSONString(dst, e.Algorithm)
-	dst = append(dst, `,"channels":[`...)
-	for i, c := range e.Channels {
+	dst = append(dst, `,"channels":`...)
+	dst = appendJSONStrings(dst, e.Channels)
+	return append(dst, '}')
+}
+
+// appendOrigin appends the fields by which an alert and its evidence say
+// where and when the seizure was seen: ,"site","bed","onset","detected_at".
+func appendOrigin(dst []byte, site, bed string, onset, detectedAt time.Time) []byte {
+	dst = append(dst, `,"site":`...)
+	dst = AppendJSONString(dst, site)
+	dst = append(dst, `,"bed":`...)
+	dst = AppendJSONString(dst, bed)
+	dst = append(dst, `,"onset":`...)
+	dst = appendTime(dst, onset)
+	dst = append(dst, `,"detected_at":`...)
+	return appendTime(dst, detectedAt)
+}
+
+// appendNonEmpty appends field (`,"name":`) and the JSON string v, or
+// nothing when v is empty: a string field omitted when empty.
+func appendNonEmpty(dst []byte, field, v string) []byte {
+	if v == "" {
+		return dst
+	}
+	dst = append(dst, field...)
+	return AppendJSONString(dst, v)
+}
+
+// appendJSONStrings appends ss as a JSON array of strings.
+func appendJSONStrings(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range ss {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = AppendJSONString(dst, c)
+		dst = AppendJSONString(dst, s)
 	}
-	return append(dst, "]}"...)
+	return append(dst, ']')
 }
 
 // AppendEventEnd appends the end of an event, an ictal extension of the
@@ -137,19 +160,10 @@ func AppendStatus(dst []byte, s Status) []byte {
 	dst = AppendJSONString(dst, string(s.State))
 	dst = append(dst, `,"since":`...)
 	dst = appendTime(dst, s.Since)
-	if s.Artifact != "" {
-		dst = append(dst, `,"artifact":`...)
-		dst = AppendJSONString(dst, s.Artifact)
-	}
+	dst = appendNonEmpty(dst, `,"artifact":`, s.Artifact)
 	if len(s.Channels) > 0 {
-		dst = append(dst, `,"channels":[`...)
-		for i, c := range s.Channels {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendJSONString(dst, c)
-		}
-		dst = append(dst, ']')
+		dst = append(dst, `,"channels":`...)
+		dst = appendJSONStrings(dst, s.Channels)
 	}
 	return append(dst, '}')
 }

@@ -20,6 +20,22 @@ func leadOffOpts(ev *events) (*Opts, []reg) {
 	return o, with(defaultRegs, reg{0x0F, 0xFF}, reg{0x10, 0xFF}, reg{0x17, 0x02})
 }
 
+// readOneFrame starts a device with options o on a chip answering id,
+// expecting the registers regs, reads the one frame the bus then plays
+// back into an n-channel frame, and checks that the playback is used up.
+// It returns the device and the frame.
+func readOneFrame(t *testing.T, o *Opts, id byte, regs []reg, frame []byte, n int) (*Dev, *acquire.Frame) {
+	t.Helper()
+	d, drdy, bus := newDev(t, o, cat(initIO(id, regs), []conntest.IO{frameIO(frame)}))
+	drdy.EdgesChan <- gpio.Low
+	f := acquire.NewFrame(n)
+	if err := d.ReadFrame(f); err != nil {
+		t.Fatal(err)
+	}
+	closePlayback(t, bus)
+	return d, f
+}
+
 func TestReadFrameDecodes(t *testing.T) {
 	const g24 = 9e6 / 24 / (1 << 24) // µV per code at gain 24
 	tests := []struct {
@@ -134,13 +150,7 @@ func TestReadFrameScalesEveryGain(t *testing.T) {
 		o.Channels[3].Gain = tt.gain
 		regs := with(defaultRegs, reg{0x08, tt.code << 4})
 		frame := frameBytes(0, 0, 0, 0, 0, 0, 0x100000, 0, 0, 0, -0x100000)
-		d, drdy, bus := newDev(t, o, cat(initIO(0x3E, regs), []conntest.IO{frameIO(frame)}))
-		drdy.EdgesChan <- gpio.Low
-		f := acquire.NewFrame(8)
-		if err := d.ReadFrame(f); err != nil {
-			t.Fatal(err)
-		}
-		closePlayback(t, bus)
+		_, f := readOneFrame(t, o, 0x3E, regs, frame, 8)
 		if !closeTo(f.Samples[3], tt.want) {
 			t.Errorf("gain %d: %.9g µV; want %.9g", tt.gain, f.Samples[3], tt.want)
 		}
@@ -240,13 +250,7 @@ func TestReadFrameIgnoresLeadOffBitsNotSensed(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := testOpts(&events{})
 			tt.opts(o)
-			d, drdy, bus := newDev(t, o, cat(initIO(0x3E, tt.regs), []conntest.IO{frameIO(frameBytes(0x02, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0))}))
-			drdy.EdgesChan <- gpio.Low
-			f := acquire.NewFrame(8)
-			if err := d.ReadFrame(f); err != nil {
-				t.Fatal(err)
-			}
-			closePlayback(t, bus)
+			_, f := readOneFrame(t, o, 0x3E, tt.regs, frameBytes(0x02, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0), 8)
 			if f.LeadOff != tt.leadOff {
 				t.Errorf("LeadOff %#x; want %#x", f.LeadOff, tt.leadOff)
 			}
@@ -262,13 +266,7 @@ func TestReadFrameMapsChannelsThatAreOn(t *testing.T) {
 	o.Channels[4].Off = true
 	regs = with(regs, reg{0x06, 0x81}, reg{0x09, 0x81}, reg{0x0D, 0xED}, reg{0x0E, 0xED}, reg{0x0F, 0xED}, reg{0x10, 0xED})
 	frame := frameBytes(0x04, 0x80, 0, 1, 0, 3, 4, 0, 6, 7, 8)
-	d, drdy, bus := newDev(t, o, cat(initIO(0x3E, regs), []conntest.IO{frameIO(frame)}))
-	drdy.EdgesChan <- gpio.Low
-	f := acquire.NewFrame(6)
-	if err := d.ReadFrame(f); err != nil {
-		t.Fatal(err)
-	}
-	closePlayback(t, bus)
+	d, f := readOneFrame(t, o, 0x3E, regs, frame, 6)
 	lsb := 9e6 / 24 / (1 << 24)
 	for i, code := range []float64{1, 3, 4, 6, 7, 8} {
 		if !closeTo(f.Samples[i], code*lsb) {
@@ -289,13 +287,7 @@ func TestReadFrameMapsChannelsThatAreOn(t *testing.T) {
 func TestReadFrameADS1299_4ReadsFifteenBytes(t *testing.T) {
 	regs := with(without(defaultRegs, 0x09, 0x0A, 0x0B, 0x0C), reg{0x0D, 0x0F}, reg{0x0E, 0x0F})
 	frame := frameBytes(0, 0, 0, 10, 20, 30, -0x800000)
-	d, drdy, bus := newDev(t, testOpts(&events{}), cat(initIO(0x3C, regs), []conntest.IO{frameIO(frame)}))
-	drdy.EdgesChan <- gpio.Low
-	f := acquire.NewFrame(4)
-	if err := d.ReadFrame(f); err != nil {
-		t.Fatal(err)
-	}
-	closePlayback(t, bus)
+	d, f := readOneFrame(t, testOpts(&events{}), 0x3C, regs, frame, 4)
 	if f.Saturated != 1<<3 || !closeTo(f.Samples[3], -187500) || !closeTo(f.Samples[1], 20*9e6/24/(1<<24)) {
 		t.Errorf("frame %+v", f)
 	}

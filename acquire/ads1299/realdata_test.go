@@ -1,14 +1,12 @@
 package ads1299
 
 import (
-	"bufio"
+	"io"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/ictal/ictal/acquire"
+	"github.com/ictal/ictal/acquire/openbci"
 	"github.com/ictal/ictal/internal/datadir"
 	"periph.io/x/conn/v3/gpio"
 )
@@ -20,40 +18,32 @@ const openBCIScale = 4.5e6 / 24 / (1<<23 - 1)
 
 // openBCISamples reads the EXG channels of the OpenBCI GUI recording in the
 // shared data (a Cyton, whose front end is an ADS1299 at gain 24, 250 SPS),
-// in µV as the GUI wrote them with two decimals.
+// in µV as the GUI wrote them with two decimals: its first max rows (all
+// if max <= 0), through the repository's reader of the GUI's format.
 func openBCISamples(tb testing.TB, max int) [][8]float64 {
 	tb.Helper()
 	p := datadir.Path(tb, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
-	file, err := os.Open(p)
+	file, err := openbci.OpenFile(p, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer file.Close()
+	if n := len(file.Info().Channels); n != 8 {
+		tb.Fatalf("%s: %d channels, want 8", p, n)
+	}
 	var rows [][8]float64
-	s := bufio.NewScanner(file)
-	line := 0
-	for s.Scan() && (max <= 0 || len(rows) < max) {
-		line++
-		text := s.Text()
-		if strings.HasPrefix(text, "%") || strings.HasPrefix(text, "Sample Index") {
-			continue
+	f := acquire.NewFrame(8)
+	for max <= 0 || len(rows) < max {
+		err := file.ReadFrame(f)
+		if err == io.EOF {
+			break
 		}
-		fields := strings.Split(text, ",")
-		if len(fields) < 9 {
-			tb.Fatalf("%s:%d: %d fields", p, line, len(fields))
+		if err != nil {
+			tb.Fatal(err)
 		}
 		var row [8]float64
-		for i := range row {
-			v, err := strconv.ParseFloat(strings.TrimSpace(fields[1+i]), 64)
-			if err != nil {
-				tb.Fatalf("%s:%d: channel %d: %v", p, line, i, err)
-			}
-			row[i] = v
-		}
+		copy(row[:], f.Samples)
 		rows = append(rows, row)
-	}
-	if err := s.Err(); err != nil {
-		tb.Fatal(err)
 	}
 	if len(rows) == 0 {
 		tb.Fatalf("%s: no samples", p)

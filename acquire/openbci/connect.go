@@ -56,10 +56,7 @@ func (s *Source) handshake(p io.ReadWriteCloser) error {
 		return err
 	}
 	if s.opts.Reset {
-		if err := send(p, cmdReset); err != nil {
-			return err
-		}
-		reply, err := s.await(p, "reset 'v'")
+		reply, err := s.ask(p, cmdReset, "reset 'v'")
 		if err != nil {
 			return err
 		}
@@ -67,10 +64,7 @@ func (s *Source) handshake(p io.ReadWriteCloser) error {
 		s.log.Info("openbci: board reset", slog.String("port", s.path), slog.String("banner", s.banner))
 	}
 	if s.opts.Daisy {
-		if err := send(p, cmdDaisy); err != nil {
-			return err
-		}
-		reply, err := s.await(p, "daisy 'C'")
+		reply, err := s.ask(p, cmdDaisy, "daisy 'C'")
 		if err != nil {
 			return err
 		}
@@ -119,9 +113,12 @@ func send(p io.Writer, c byte) error {
 	return nil
 }
 
-// await reads until the board's reply ends with "$$$" and returns the
-// reply (which may start with bytes of an earlier stream).
-func (s *Source) await(p io.Reader, what string) ([]byte, error) {
+// ask sends the command c, reads until the board's reply ends with "$$$"
+// and returns the reply (which may start with bytes of an earlier stream).
+func (s *Source) ask(p io.ReadWriter, c byte, what string) ([]byte, error) {
+	if err := send(p, c); err != nil {
+		return nil, err
+	}
 	var reply []byte
 	var b [256]byte
 	deadline := time.Now().Add(s.opts.ReplyTimeout)

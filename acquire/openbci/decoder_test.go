@@ -76,6 +76,13 @@ type wantFrame struct {
 // returns copies of the frames.
 func decodeAll(t *testing.T, d *Decoder, in []byte, chunk int) []acquire.Frame {
 	t.Helper()
+	return decodeChecked(t, d, in, chunk, nil)
+}
+
+// decodeChecked is decodeAll calling check (unless nil) on each frame as
+// decoded, with the frames decoded before it.
+func decodeChecked(t *testing.T, d *Decoder, in []byte, chunk int, check func(f *acquire.Frame, before []acquire.Frame)) []acquire.Frame {
+	t.Helper()
 	var out []acquire.Frame
 	f := acquire.NewFrame(d.Channels())
 	if chunk <= 0 {
@@ -89,15 +96,19 @@ func decodeAll(t *testing.T, d *Decoder, in []byte, chunk int) []acquire.Frame {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n == 0 && !ok {
-				t.Fatalf("Decode consumed nothing of %d bytes", len(c))
+			if n < 0 || n > len(c) || (n == 0 && !ok) {
+				t.Fatalf("Decode consumed %d of %d bytes", n, len(c))
 			}
 			c = c[n:]
-			if ok {
-				g := *f
-				g.Samples = append([]float64(nil), f.Samples...)
-				out = append(out, g)
+			if !ok {
+				continue
 			}
+			if check != nil {
+				check(f, out)
+			}
+			g := *f
+			g.Samples = append([]float64(nil), f.Samples...)
+			out = append(out, g)
 		}
 	}
 	return out

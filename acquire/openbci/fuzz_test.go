@@ -53,58 +53,35 @@ func fuzzDecode(t *testing.T, data []byte, daisy bool, chunk int) []acquire.Fram
 	nch := d.Channels()
 	rate := uint64(d.Rate())
 	scale, _ := Scale(DefaultGain)
-	f := acquire.NewFrame(nch)
-	var out []acquire.Frame
-	if chunk == 0 {
-		chunk = len(data) + 1
-	}
-	for in := data; len(in) > 0; {
-		c := in[:min(chunk, len(in))]
-		in = in[len(c):]
-		for len(c) > 0 {
-			n, ok, err := d.Decode(c, f)
-			if err != nil {
-				t.Fatal(err)
+	out := decodeChecked(t, d, data, chunk, func(f *acquire.Frame, before []acquire.Frame) {
+		if len(before) > 0 {
+			prev := before[len(before)-1].Seq
+			if f.Seq <= prev {
+				t.Fatalf("Seq %d after %d", f.Seq, prev)
 			}
-			if n < 0 || n > len(c) || (n == 0 && !ok) {
-				t.Fatalf("Decode consumed %d of %d bytes", n, len(c))
+			if (f.Seq != prev+1) != (f.Flags&acquire.FlagGap != 0) {
+				t.Fatalf("Seq %d after %d with flags %v", f.Seq, prev, f.Flags)
 			}
-			c = c[n:]
-			if !ok {
-				continue
-			}
-			if len(out) > 0 {
-				prev := out[len(out)-1].Seq
-				if f.Seq <= prev {
-					t.Fatalf("Seq %d after %d", f.Seq, prev)
-				}
-				if (f.Seq != prev+1) != (f.Flags&acquire.FlagGap != 0) {
-					t.Fatalf("Seq %d after %d with flags %v", f.Seq, prev, f.Flags)
-				}
-			} else if f.Seq != 0 || f.Flags&acquire.FlagGap != 0 {
-				t.Fatalf("first frame: Seq %d flags %v", f.Seq, f.Flags)
-			}
-			if want := time.Duration(f.Seq/rate)*time.Second + time.Duration(f.Seq%rate)*time.Second/time.Duration(rate); f.Time != want {
-				t.Fatalf("Seq %d: time %v, want %v", f.Seq, f.Time, want)
-			}
-			if f.LeadOff != 0 || f.Saturated>>uint(nch) != 0 || (f.Saturated != 0) != (f.Flags&acquire.FlagSaturated != 0) {
-				t.Fatalf("quality: %+v", f)
-			}
-			for i, v := range f.Samples {
-				count := v / scale
-				r := math.Round(count)
-				if math.Abs(count-r) > 1e-6 || r > MaxCount || r < MinCount {
-					t.Fatalf("channel %d: %g µV is not a 24-bit count", i, v)
-				}
-				if sat := f.Saturated&(1<<uint(i)) != 0; sat != Saturated(int32(r)) {
-					t.Fatalf("channel %d: count %g, saturated bit %v", i, r, sat)
-				}
-			}
-			g := *f
-			g.Samples = append([]float64(nil), f.Samples...)
-			out = append(out, g)
+		} else if f.Seq != 0 || f.Flags&acquire.FlagGap != 0 {
+			t.Fatalf("first frame: Seq %d flags %v", f.Seq, f.Flags)
 		}
-	}
+		if want := time.Duration(f.Seq/rate)*time.Second + time.Duration(f.Seq%rate)*time.Second/time.Duration(rate); f.Time != want {
+			t.Fatalf("Seq %d: time %v, want %v", f.Seq, f.Time, want)
+		}
+		if f.LeadOff != 0 || f.Saturated>>uint(nch) != 0 || (f.Saturated != 0) != (f.Flags&acquire.FlagSaturated != 0) {
+			t.Fatalf("quality: %+v", f)
+		}
+		for i, v := range f.Samples {
+			count := v / scale
+			r := math.Round(count)
+			if math.Abs(count-r) > 1e-6 || r > MaxCount || r < MinCount {
+				t.Fatalf("channel %d: %g µV is not a 24-bit count", i, v)
+			}
+			if sat := f.Saturated&(1<<uint(i)) != 0; sat != Saturated(int32(r)) {
+				t.Fatalf("channel %d: count %g, saturated bit %v", i, r, sat)
+			}
+		}
+	})
 	st := d.Stats()
 	if st.Bytes != uint64(len(data)) || st.Frames != uint64(len(out)) || st.Skipped > st.Bytes {
 		t.Fatalf("stats %+v for %d bytes and %d frames", st, len(data), len(out))

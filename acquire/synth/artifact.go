@@ -72,6 +72,15 @@ func (e *events) advance() {
 	e.cur = next
 }
 
+// at returns the event in progress at sample n, if any, after advancing
+// past the events that ended before n: samples are asked in order.
+func (e *events) at(n int64) (event, bool) {
+	for n >= e.cur.end {
+		e.advance()
+	}
+	return e.cur, n >= e.cur.start
+}
+
 // blinkShape is a blink's deflection at fraction v of its length: a smooth
 // bump (4v(1−v))², 1 at the middle.
 func blinkShape(v float64) float64 {
@@ -81,15 +90,12 @@ func blinkShape(v float64) float64 {
 
 // addBlink adds the blink in progress at sample n, if any.
 func (p *Patient) addBlink(n int64, x []float64) {
-	e := &p.blink
-	for n >= e.cur.end {
-		e.advance()
-	}
-	if n < e.cur.start {
+	e, ok := p.blink.at(n)
+	if !ok {
 		return
 	}
-	v := (float64(n-e.cur.start) + 0.5) / float64(e.cur.end-e.cur.start)
-	a := mul(e.cur.amp, blinkShape(v))
+	v := (float64(n-e.start) + 0.5) / float64(e.end-e.start)
+	a := mul(e.amp, blinkShape(v))
 	for c, g := range p.blinkGain {
 		x[c] += mul(g, a)
 	}
@@ -133,19 +139,16 @@ func (f *biquad) step(z *[2]float64, x float64) float64 {
 // band-passed noise (20–70 Hz at 256 Hz) on the temporal channels of its
 // side, with 0.1 s ramps.
 func (p *Patient) addMuscle(n int64, x []float64) {
-	e := &p.muscle
-	for n >= e.cur.end {
-		e.advance()
-	}
-	if n < e.cur.start {
+	e, ok := p.muscle.at(n)
+	if !ok {
 		return
 	}
 	ramp := mul(0.1, p.rate)
-	env := min(float64(n-e.cur.start)+0.5, float64(e.cur.end-n)-0.5, ramp) / ramp
-	a := mul(e.cur.amp, env)
+	env := min(float64(n-e.start)+0.5, float64(e.end-n)-0.5, ramp) / ramp
+	a := mul(e.amp, env)
 	for c := range x {
 		var g float64
-		switch e.cur.side {
+		switch e.side {
 		case -1:
 			g = p.muscleLeft[c]
 		case 1:

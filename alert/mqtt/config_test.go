@@ -73,9 +73,7 @@ func TestMQTTCloseWithoutBrokerIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Alert(testEventN("ward-7", "bed-3"))
-	for m.Stats().Published == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitPublished(t, m)
 	// Without a broker nothing will ever acknowledge the alert: Close
 	// returns only because it gives up after CloseTimeout.
 	closed := make(chan error, 1)

@@ -151,9 +151,7 @@ func TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart(t *testing.T) {
 	fresh := testEventN("ward-7", "bed-3")
 	m.Alert(fresh)
 	want[fresh.ID] = true
-	for m.Stats().Published == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitPublished(t, m)
 	b.Restart()
 	deadline := time.After(15 * time.Second)
 	got := map[string]int{}

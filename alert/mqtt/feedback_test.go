@@ -53,9 +53,7 @@ func TestMQTTFeedbackRateLimitedPerSender(t *testing.T) {
 	c := testClient(t, Connection{Brokers: []string{br.URL()}, Username: "board", Password: "board-password"}, "board", true)
 	alice := testClient(t, Connection{Brokers: []string{br.URL()}, Username: "clinician-alice", Password: "clinician-alice-password"}, "alice", true)
 	acks := subscribe(t, c, bed3+"/feedback/ack")
-	for m.Stats().Acked == 0 { // connected and subscribed: its status is acknowledged
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitAcked(t, m, 0)
 	send := func(topic, by string) {
 		t.Helper()
 		p := `{"v":1,"alert_id":"` + alert.NewID() + `","verdict":"confirmed","by":"` + by + `"}`
@@ -74,9 +72,7 @@ func TestMQTTFeedbackRateLimitedPerSender(t *testing.T) {
 		send(bed3+"/feedback", "Dr Bob")
 	}
 	// Every message is taken in before the clock moves on.
-	for s := m.Stats(); s.Labels+s.RateLimited < 7; s = m.Stats() {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, hangGuard, "7 messages taken in", func() bool { s := m.Stats(); return s.Labels+s.RateLimited >= 7 })
 	if s := m.Stats(); s.Labels+s.RateLimited != 7 {
 		t.Fatalf("stats %+v, want 7 messages taken in", s)
 	}

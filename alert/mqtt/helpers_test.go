@@ -2,6 +2,7 @@ package mqtt
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -132,6 +133,30 @@ func newTestMQTT(t testing.TB, cfg Config, log *slog.Logger) *Publisher {
 // hangGuard bounds waits for things that must happen: far longer than
 // they take on any machine, so that only a hang trips it.
 const hangGuard = time.Minute
+
+// waitUntil polls cond, failing after timeout (a guard, not a measurement).
+func waitUntil(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(timeout); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+	}
+}
+
+// waitAcked waits until the broker has acknowledged more than n of m's
+// QoS 1 messages; n = 0: its retained status, so m is connected (and
+// subscribed to feedback).
+func waitAcked(t *testing.T, m *Publisher, n uint64) {
+	t.Helper()
+	waitUntil(t, hangGuard, fmt.Sprintf("more than %d messages acknowledged", n), func() bool { return m.Stats().Acked > n })
+}
+
+// waitPublished waits until m has handed a message to its client.
+func waitPublished(t *testing.T, m *Publisher) {
+	t.Helper()
+	waitUntil(t, hangGuard, "a message published", func() bool { return m.Stats().Published > 0 })
+}
 
 // silentBroker accepts TCP connections and reads what clients send, but
 // never answers: a connection attempt to it stays pending until the

@@ -9,26 +9,35 @@ import (
 	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
+// Connected follows the broker: up once it acknowledged the retained
+// status, down after it stopped, up again after it restarted.
+func TestPublisherConnectedFollowsTheBroker(t *testing.T) {
+	b := mosquittotest.Start(t, mosquittotest.Opts{})
+	m := newTestMQTT(t, testMQTTConfig(t, b.URL("tcp")), nil)
+	waitAcked(t, m, 0)
+	if !m.Connected() {
+		t.Fatal("not connected after the broker acknowledged the status")
+	}
+	b.Stop()
+	waitUntil(t, hangGuard, "disconnected", func() bool { return !m.Connected() })
+	b.Restart()
+	waitUntil(t, hangGuard, "reconnected", m.Connected)
+}
+
 // TestMQTTRepublishesStateAfterReconnect: a broker without persistence
 // forgets retained messages when it restarts; the publisher's
 // reconnection puts the current state back.
 func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
 	b := mosquittotest.Start(t, mosquittotest.Opts{})
 	m := newTestMQTT(t, testMQTTConfig(t, b.URL("tcp")), nil)
-	for m.Stats().Acked == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitAcked(t, m, 0)
 	since := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 	m.Status(alert.Status{State: alert.StateElectrodeOff, Since: since})
-	for m.Stats().Acked < 2 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitAcked(t, m, 1)
 	acked := m.Stats().Acked
 	b.Stop()
 	b.Restart()
-	for m.Stats().Acked == acked { // the state published on reconnection
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitAcked(t, m, acked) // the state published on reconnection
 	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true)
 	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), hangGuard, "the state republished", isState("ictal/ward-7/bed-3/status", alert.StateElectrodeOff))
 	if !r.retained || !strings.Contains(string(r.payload), `"since":"2026-11-21T09:00:00.000Z"`) {
@@ -47,9 +56,7 @@ func TestMQTTLabelsFullDropsNewest(t *testing.T) {
 	cfg.clock = clock.now // the burst never goes quiet
 	log, logs := testLogger()
 	m := newTestMQTT(t, cfg, log)
-	for m.Stats().Acked == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitAcked(t, m, 0)
 	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "clinician", true)
 	ids := []string{alert.NewID(), alert.NewID(), alert.NewID()}
 	for _, id := range ids {
@@ -57,9 +64,7 @@ func TestMQTTLabelsFullDropsNewest(t *testing.T) {
 			t.Fatal(tok.Error())
 		}
 	}
-	for s := m.Stats(); s.Labels+s.DroppedLabels < 3; s = m.Stats() {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, hangGuard, "3 labels taken in", func() bool { s := m.Stats(); return s.Labels+s.DroppedLabels >= 3 })
 	if lab := <-m.Labels(); lab.AlertID != ids[0] {
 		t.Errorf("kept %s, want the first, %s", lab.AlertID, ids[0])
 	}

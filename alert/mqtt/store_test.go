@@ -109,16 +109,6 @@ func (e enospcFile) Write([]byte) (int, error) {
 
 func (e enospcFile) Close() error { return e.f.Close() }
 
-// waitUntil polls cond, failing after timeout (a guard, not a measurement).
-func waitUntil(t *testing.T, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(timeout); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", timeout, what)
-		}
-	}
-}
-
 // receiveAlerts waits until every alert of want has arrived on sub.
 func receiveAlerts(t *testing.T, sub <-chan received, want map[string]bool, what string) {
 	t.Helper()
@@ -158,13 +148,23 @@ func raise(t *testing.T, m *Publisher, n int, ids map[string]bool) {
 	}
 }
 
-func TestStoreFullDiskKeepsAlertsAndRecovers(t *testing.T) {
+// brokerDown starts a persistent broker with a subscriber to every alert
+// and stops it. It returns the broker, the subscription, a disk that can
+// be filled, and a publisher configuration for the broker with its store
+// on that disk.
+func brokerDown(t *testing.T) (*mosquittotest.Broker, <-chan received, *disk, Config) {
+	t.Helper()
 	b := mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})
 	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "receiver", false), "ictal/+/+/alert")
 	b.Stop()
 	d := newDisk(t)
 	cfg := testMQTTConfig(t, b.URL("tcp"))
 	cfg.StoreDir, cfg.storeCreate = d.dir, d.create
+	return b, sub, d, cfg
+}
+
+func TestStoreFullDiskKeepsAlertsAndRecovers(t *testing.T) {
+	b, sub, d, cfg := brokerDown(t)
 	log, logs := testLogger()
 	m := newTestMQTT(t, cfg, log)
 	if s := m.Stats(); s.StoreDegraded {
@@ -216,12 +216,8 @@ func TestStoreFullDiskKeepsAlertsAndRecovers(t *testing.T) {
 }
 
 func TestStoreFullDiskAtStartStillPublishes(t *testing.T) {
-	b := mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "receiver", false), "ictal/+/+/alert")
-	b.Stop()
-	d := newDisk(t)
-	cfg := testMQTTConfig(t, b.URL("tcp"))
-	cfg.StoreDir, cfg.storeCreate, cfg.CloseTimeout = d.dir, d.create, 200*time.Millisecond
+	b, sub, d, cfg := brokerDown(t)
+	cfg.CloseTimeout = 200 * time.Millisecond
 
 	// A daemon leaves two unacknowledged alerts in its store and stops;
 	// then the disk fills.

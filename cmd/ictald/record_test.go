@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 	"github.com/ictal/ictal/internal/record"
+	"github.com/ictal/ictal/internal/syncbuf"
 )
 
 // recordingConfig is a daemon on a simulated patient at 40× real time,
@@ -96,7 +96,7 @@ func trainModel(t *testing.T, cfgText, path string) {
 type daemonRun struct {
 	cmd    *exec.Cmd
 	alerts chan string
-	stderr *logBuffer
+	stderr *syncbuf.Buffer
 	done   chan struct{}
 }
 
@@ -107,7 +107,7 @@ func startDaemon(t *testing.T, bin, cfgPath string) *daemonRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &daemonRun{cmd: cmd, alerts: make(chan string, 100), stderr: &logBuffer{}, done: make(chan struct{})}
+	d := &daemonRun{cmd: cmd, alerts: make(chan string, 100), stderr: &syncbuf.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = d.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -125,25 +125,6 @@ func startDaemon(t *testing.T, bin, cfgPath string) *daemonRun {
 	}()
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	return d
-}
-
-// logBuffer holds a process's stderr; the test reads it while the process
-// writes.
-type logBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // annotationIDs returns the alert ids annotated in the recording at path,

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	paho "github.com/eclipse/paho.mqtt.golang"
-
 	"github.com/ictal/ictal/alert"
 )
 
@@ -259,13 +257,7 @@ func TestFailedLoginsAreRateLimited(t *testing.T) {
 }
 
 func TestFeedbackReachesTheBrokerSignedAndAudited(t *testing.T) {
-	mq := startBroker(t)
-	b := startBoard(t, testConfig(t, mq.URL("tcp")))
-	daemon := mqttClient(t, mq.URL("tcp"), "daemon")
-	got := make(chan []byte, 16)
-	if tok := daemon.Subscribe(topic("+", "feedback"), 1, func(_ paho.Client, m paho.Message) { got <- m.Payload() }); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
-		t.Fatal(tok.Error())
-	}
+	b, daemon, got := startWithDaemon(t)
 	e := testEvent("bed-3", time.Now())
 	// Malformed and oversized messages through the broker first: dropped, logged, and the board goes on.
 	publish(t, daemon, topic("bed-3", "alert"), false, []byte(`{"v":1,"id":"not json`))

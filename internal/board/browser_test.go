@@ -12,7 +12,6 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/ictal/ictal/alert"
 )
@@ -148,13 +147,7 @@ const inkJS = `(() => { const c = document.querySelector(%q); if (!c) return 0;
   for (let i = 0; i < d.length; i += 4) if (d[i] < 100 && d[i+1] < 100 && d[i+2] < 140) n++; return n; })()`
 
 func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
-	mq := startBroker(t)
-	b := startBoard(t, testConfig(t, mq.URL("tcp")))
-	daemon := mqttClient(t, mq.URL("tcp"), "daemon")
-	feedback := make(chan []byte, 4)
-	if tok := daemon.Subscribe(topic("+", "feedback"), 1, func(_ paho.Client, m paho.Message) { feedback <- m.Payload() }); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
-		t.Fatal(tok.Error())
-	}
+	b, daemon, feedback := startWithDaemon(t)
 	now := time.Now()
 	publish(t, daemon, topic("bed-3", "status"), true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now.Add(-time.Hour)}))
 	for i := 120; i > 0; i-- {

@@ -142,6 +142,21 @@ func publish(t testing.TB, c paho.Client, topic string, retained bool, p []byte)
 	}
 }
 
+// startWithDaemon starts a broker and a board on it, and a client in the
+// daemon's place subscribed to every bed's feedback. It returns the
+// board, that client and the feedback payloads as they arrive.
+func startWithDaemon(t testing.TB) (*testBoard, paho.Client, <-chan []byte) {
+	t.Helper()
+	mq := startBroker(t)
+	b := startBoard(t, testConfig(t, mq.URL("tcp")))
+	daemon := mqttClient(t, mq.URL("tcp"), "daemon")
+	feedback := make(chan []byte, 16)
+	if tok := daemon.Subscribe(topic("+", "feedback"), 1, func(_ paho.Client, m paho.Message) { feedback <- m.Payload() }); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	return b, daemon, feedback
+}
+
 // startBroker runs mosquitto with persistence.
 func startBroker(t testing.TB) *mosquittotest.Broker {
 	return mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})

@@ -128,16 +128,10 @@ func startMQTT(ctx context.Context, c *Config, log *slog.Logger) (*mqtt.Publishe
 		// never stored.
 		err = br.AdmitPublisher(&mc)
 	}
-	if err != nil {
-		if br != nil {
-			br.Close()
-		}
-		if errors.Is(err, mqtt.ErrConfig) {
-			err = keyed(err)
-		}
-		return nil, nil, err
+	var pub *mqtt.Publisher
+	if err == nil {
+		pub, err = mqtt.New(mc, log.With(slog.String("component", "mqtt")))
 	}
-	pub, err := mqtt.New(mc, log.With(slog.String("component", "mqtt")))
 	if err != nil {
 		if br != nil {
 			br.Close()

@@ -334,15 +334,17 @@ func TestScrapeRunningPipelineAndStall(t *testing.T) {
 	}
 }
 
+// newModel returns a UOB model sized for the features fcfg extracts from
+// src's channels.
 func newModel(t *testing.T, src acquire.Source, fcfg features.Config) classifier.Model {
 	t.Helper()
 	info := src.Info()
 	fcfg.Channels, fcfg.Rate = len(info.Channels), info.Rate
-	ext, err := features.New(fcfg)
+	dim, err := fcfg.Dim()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := classifier.New(classifier.Config{Algorithm: "UOB", Features: ext.Dim(), Seed: 1})
+	m, err := classifier.New(classifier.Config{Algorithm: "UOB", Features: dim, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,12 +6,27 @@ import (
 	"testing"
 )
 
+// aucCase is an ROC given by its points and the area wanted of it.
+type aucCase struct {
+	name string
+	pts  []Point
+	want float64
+}
+
+// checkAUC runs the cases through auc, named fn in the messages.
+func checkAUC(t *testing.T, fn string, auc func([]Point) float64, cases []aucCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := auc(c.pts); math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("%s(%v) = %g, want %g", fn, c.pts, got, c.want)
+			}
+		})
+	}
+}
+
 func TestAUCPointsTrapezoids(t *testing.T) {
-	cases := []struct {
-		name string
-		pts  []Point
-		want float64
-	}{
+	checkAUC(t, "AUCPoints", AUCPoints, []aucCase{
 		{"no points: the diagonal", nil, 0.5},
 		{"perfect", []Point{{0, 1}}, 1},
 		{"one point", []Point{{0.2, 0.6}}, 0.2*0.6/2 + 0.8*(0.6+1)/2},
@@ -20,14 +35,7 @@ func TestAUCPointsTrapezoids(t *testing.T) {
 		// polyline goes through it and loses area (no convex hull).
 		{"non-monotone dips", []Point{{0.2, 0.6}, {0.3, 0.4}}, 0.2*0.6/2 + 0.1*(0.6+0.4)/2 + 0.7*(0.4+1)/2},
 		{"ties in FPR sorted by TPR", []Point{{0.5, 0.8}, {0.5, 0.2}}, 0.5*0.2/2 + 0 + 0.5*(0.8+1)/2},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := AUCPoints(c.pts); math.Abs(got-c.want) > 1e-12 {
-				t.Errorf("AUCPoints(%v) = %g, want %g", c.pts, got, c.want)
-			}
-		})
-	}
+	})
 }
 
 func TestAUCScoresMannWhitney(t *testing.T) {
@@ -74,11 +82,7 @@ func TestMeanStd(t *testing.T) {
 }
 
 func TestAUCHullKnownROCs(t *testing.T) {
-	cases := []struct {
-		name string
-		pts  []Point
-		want float64
-	}{
+	checkAUC(t, "AUCHull", AUCHull, []aucCase{
 		{"no points: the diagonal", nil, 0.5},
 		{"perfect", []Point{{0, 1}}, 1},
 		{"below the diagonal adds nothing", []Point{{0.6, 0.3}}, 0.5},
@@ -91,14 +95,7 @@ func TestAUCHullKnownROCs(t *testing.T) {
 		{"concave corner skipped", []Point{{0.1, 0.2}, {0.2, 0.8}}, 0.2*0.8/2 + 0.8*(0.8+1)/2},
 		{"ties in FPR keep the highest TPR", []Point{{0.5, 0.2}, {0.5, 0.8}}, 0.5*0.8/2 + 0.5*(0.8+1)/2},
 		{"collinear points", []Point{{0.25, 0.5}, {0.5, 1}}, 0.5*1/2 + 0.5},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := AUCHull(c.pts); math.Abs(got-c.want) > 1e-12 {
-				t.Errorf("AUCHull(%v) = %g, want %g", c.pts, got, c.want)
-			}
-		})
-	}
+	})
 }
 
 func TestAUCHullBoundsPolyline(t *testing.T) {

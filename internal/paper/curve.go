@@ -49,14 +49,7 @@ type CurveRecord struct {
 // each left for testing) and the rest as the test set, both sorted.
 func StratifiedSplit(y []bool, f float64, seed uint64) (train, test []int) {
 	rng := rand.New(rand.NewPCG(seed, 0x73706c6974))
-	var pos, neg []int
-	for i, v := range y {
-		if v {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+	pos, neg := partition(y)
 	in := make([]bool, len(y))
 	for _, c := range [][]int{pos, neg} {
 		k := min(max(1, int(math.Round(f*float64(len(c))))), len(c)-1)
@@ -64,14 +57,7 @@ func StratifiedSplit(y []bool, f float64, seed uint64) (train, test []int) {
 			in[c[j]] = true
 		}
 	}
-	for i, v := range in {
-		if v {
-			train = append(train, i)
-		} else {
-			test = append(test, i)
-		}
-	}
-	return train, test
+	return partition(in)
 }
 
 // RunCurve measures learning curves on one data set (the paper uses

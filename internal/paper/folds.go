@@ -10,14 +10,7 @@ import "math/rand/v2"
 // indices in increasing order.
 func StratifiedFolds(y []bool, k int, seed uint64) [][]int {
 	rng := rand.New(rand.NewPCG(seed, 0x666f6c6473))
-	var pos, neg []int
-	for i, v := range y {
-		if v {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+	pos, neg := partition(y)
 	rng.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
 	rng.Shuffle(len(neg), func(i, j int) { neg[i], neg[j] = neg[j], neg[i] })
 	which := make([]int, len(y))
@@ -33,6 +26,19 @@ func StratifiedFolds(y []bool, k int, seed uint64) [][]int {
 		folds[w] = append(folds[w], i)
 	}
 	return folds
+}
+
+// partition returns the indices of y that are true and those that are
+// false, each in increasing order (nil when there are none).
+func partition(y []bool) (yes, no []int) {
+	for i, v := range y {
+		if v {
+			yes = append(yes, i)
+		} else {
+			no = append(no, i)
+		}
+	}
+	return yes, no
 }
 
 // complement returns the indices in [0, n) not in fold (sorted).

@@ -84,7 +84,13 @@ func Plot(res *Results, dir string) ([]string, error) {
 		return nil, fmt.Errorf("paper: %w", err)
 	}
 	var names []string
-	save := func(name string, grid [][]*plot.Plot, w, h vg.Length) error {
+	// save writes a figure built by one of the functions below, unless
+	// building it failed (its error is returned) or it has nothing to show
+	// (a nil grid).
+	save := func(name string, grid [][]*plot.Plot, err error, w, h vg.Length) error {
+		if err != nil || grid == nil {
+			return err
+		}
 		if err := saveGrid(grid, w, h, filepath.Join(dir, name)); err != nil {
 			return err
 		}
@@ -93,42 +99,31 @@ func Plot(res *Results, dir string) ([]string, error) {
 	}
 	if len(res.CV) > 0 {
 		g, err := aucMeanPlots(res.CV)
-		if err != nil {
+		if err := save("auc_mean", g, err, 10*vg.Inch, vg.Length(3.2*float64(len(g)))*vg.Inch); err != nil {
 			return names, err
 		}
-		if err := save("auc_mean", g, 10*vg.Inch, vg.Length(3.2*float64(len(g)))*vg.Inch); err != nil {
+		p, err := diffBoxPlot(res.CV)
+		g = nil // no box plot without batch and online pairs
+		if p != nil {
+			g = [][]*plot.Plot{{p}}
+		}
+		if err := save("auc_diff", g, err, 10*vg.Inch, 4.5*vg.Inch); err != nil {
 			return names, err
 		}
-		if p, err := diffBoxPlot(res.CV); err != nil {
+		g, err = rocPlots(res.CV, "satimage")
+		if err := save("roc_satimage", g, err, 12*vg.Inch, 12*vg.Inch); err != nil {
 			return names, err
-		} else if p != nil {
-			if err := save("auc_diff", [][]*plot.Plot{{p}}, 10*vg.Inch, 4.5*vg.Inch); err != nil {
-				return names, err
-			}
-		}
-		if g, err := rocPlots(res.CV, "satimage"); err != nil {
-			return names, err
-		} else if g != nil {
-			if err := save("roc_satimage", g, 12*vg.Inch, 12*vg.Inch); err != nil {
-				return names, err
-			}
 		}
 	}
 	if len(res.Curve) > 0 {
 		g, err := curvePlots(res.Curve)
-		if err != nil {
-			return names, err
-		}
-		if err := save("curve", g, 15*vg.Inch, 5*vg.Inch); err != nil {
+		if err := save("curve", g, err, 15*vg.Inch, 5*vg.Inch); err != nil {
 			return names, err
 		}
 	}
 	if len(res.Drift) > 0 {
 		g, err := driftPlots(res.Drift)
-		if err != nil {
-			return names, err
-		}
-		if err := save("drift", g, 12*vg.Inch, 4.5*vg.Inch); err != nil {
+		if err := save("drift", g, err, 12*vg.Inch, 4.5*vg.Inch); err != nil {
 			return names, err
 		}
 	}

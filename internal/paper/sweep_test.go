@@ -10,33 +10,24 @@ import (
 func TestSweepValuesSpanTheParameterTable(t *testing.T) {
 	cases := []struct {
 		alg  string
+		span float64
 		want []float64
 	}{
-		{classifier.AC2, []float64{0.1, 0.55, 1}},
-		{classifier.CSB2, []float64{0.1, 0.55, 1}},
-		{classifier.UOB, []float64{1, 3, 5}},
-		{classifier.SBO3, []float64{1, 3, 5}},
-		{classifier.RUS1, []float64{5, 3, 1}},
-		{classifier.SBO2, []float64{5, 3, 1}},
-		{classifier.OzaBag, []float64{1.0 / 6, 0.5, 5.0 / 6}},
+		{classifier.AC2, 1, []float64{0.1, 0.55, 1}},
+		{classifier.CSB2, 1, []float64{0.1, 0.55, 1}},
+		{classifier.UOB, 1, []float64{1, 3, 5}},
+		{classifier.SBO3, 1, []float64{1, 3, 5}},
+		{classifier.RUS1, 1, []float64{5, 3, 1}},
+		{classifier.SBO2, 1, []float64{5, 3, 1}},
+		{classifier.OzaBag, 1, []float64{1.0 / 6, 0.5, 5.0 / 6}},
+		{classifier.AC2, 2, []float64{0.05, 1.025, 2}},
+		{classifier.UOB, 2, []float64{0.5, 5.25, 10}},
+		{classifier.RUS1, 2, []float64{10, 5.25, 0.5}},
+		{classifier.OzaBag, 2, []float64{1.0 / 6, 0.5, 5.0 / 6}},
 	}
 	for _, c := range cases {
-		if got := sweepValues(c.alg, 3, 5, 1); !slices.EqualFunc(got, c.want, func(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }) {
-			t.Errorf("%s: %v, want %v", c.alg, got, c.want)
-		}
-	}
-	wide := []struct {
-		alg  string
-		want []float64
-	}{
-		{classifier.AC2, []float64{0.05, 1.025, 2}},
-		{classifier.UOB, []float64{0.5, 5.25, 10}},
-		{classifier.RUS1, []float64{10, 5.25, 0.5}},
-		{classifier.OzaBag, []float64{1.0 / 6, 0.5, 5.0 / 6}},
-	}
-	for _, c := range wide {
-		if got := sweepValues(c.alg, 3, 5, 2); !slices.EqualFunc(got, c.want, func(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }) {
-			t.Errorf("%s span 2: %v, want %v", c.alg, got, c.want)
+		if got := sweepValues(c.alg, 3, 5, c.span); !slices.EqualFunc(got, c.want, func(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }) {
+			t.Errorf("%s span %g: %v, want %v", c.alg, c.span, got, c.want)
 		}
 	}
 	cfg := withCost(classifier.Config{Algorithm: classifier.AC2}, 0.3)
