@@ -33,9 +33,10 @@ type Event struct {
 	// Score is the highest window score of the event so far.
 	Score     float64
 	Algorithm string
-	// Channels lists the channels whose activity stood out most in the
-	// triggering window (largest line length relative to their recent
-	// baseline), most prominent first.
+	// Channels lists the channels that drove the detection, most
+	// prominent first: with a per-channel model those whose own scores
+	// were highest in the triggering window, otherwise those whose line
+	// length stood out most above their recent baseline.
 	Channels []string
 }
 

@@ -42,7 +42,7 @@ type bonnReport struct {
 
 // bonnModes are the subcommands of `ictal bonn`; without one, the flags
 // choose the mode as before (-concat, -concat-eval, -train/-test, else cv).
-var bonnModes = []string{"cv", "train-test", "concat", "concat-eval", "feedback-eval"}
+var bonnModes = []string{"cv", "train-test", "concat", "concat-eval", "feedback-eval", "day-one"}
 
 // runBonn implements `ictal bonn [cv|train-test|concat|concat-eval|feedback-eval] [flags]`.
 func runBonn(args []string, stdout, stderr io.Writer) error {
@@ -50,7 +50,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && slices.Contains(bonnModes, args[0]) {
 		mode, args = args[0], args[1:]
 	}
-	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n       ictal bonn feedback-eval -data DIR [-minutes 180] [-seed N | -seeds 1-5] [-mark-delay 3m] [-text] [-plot DIR]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
+	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n       ictal bonn feedback-eval -data DIR [-minutes 180] [-seed N | -seeds 1-5] [-mark-delay 3m] [-text] [-plot DIR]\n       ictal bonn day-one -data DIR -o FILE.model [-half a|b] [-seed 1]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
 	data := fs.String("data", "", "folder with the sets Z O N F S as subfolders")
 	task := fs.String("task", "", "S-Z, S-F or S-all (default: all three)")
 	folds := fs.Int("folds", 5, "cross-validation folds (segments, stratified)")
@@ -62,7 +62,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	minutes := fs.Float64("minutes", 60, "-concat, -concat-eval, feedback-eval: length of a recording (feedback-eval: 180 unless given)")
 	rate := fs.Float64("seizure-rate", 0.05, "-concat: probability that a 23.6 s slot is ictal")
 	plotDir := fs.String("plot", "", "write figures (PNG) into this folder: ROC curves of the tasks, or score traces of -concat-eval")
-	half := fs.String("half", "", "-concat: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings")
+	half := fs.String("half", "", "concat, day-one: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings")
 	var fb feedbackFlags
 	fb.add(fs)
 	var mf modelFlags
@@ -75,6 +75,8 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 		*concat = true
 	case "concat-eval":
 		*concatEval = true
+	case "day-one":
+		return writeDayOne(*data, *out, *half, &mf, stdout)
 	case "feedback-eval":
 		return feedbackEvaluate(fs, *data, *plotDir, *rate, fb, &mf, stdout, stderr)
 	case "train-test":

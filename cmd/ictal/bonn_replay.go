@@ -91,7 +91,7 @@ func (b *bonnReplay) run(path string, model classifier.Model, label, mode string
 		}
 	}
 	tr := &alert.EventLog{Scores: b.plotDir != ""}
-	rep, err := runFile(b.ctx, path, r, model, mf, mode, append([]alert.Sink{tr}, sinks...), b.log)
+	rep, err := runFile(b.ctx, path, r, model, nil, mf, mode, append([]alert.Sink{tr}, sinks...), b.log)
 	if err != nil {
 		return replayed{}, err
 	}

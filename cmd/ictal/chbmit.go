@@ -209,7 +209,7 @@ func (c *chbmitCase) replay(ctx context.Context, f chbmit.File, model *classifie
 	if *model, err = trainModel(*model, meta, r, path, &c.mf); err != nil {
 		return fileReport{}, err
 	}
-	rep, err := runFile(ctx, path, withLabels{Source: r, iv: f.Intervals()}, *model, &c.mf, mode, nil, log)
+	rep, err := runFile(ctx, path, withLabels{Source: r, iv: f.Intervals()}, *model, nil, &c.mf, mode, nil, log)
 	if err == nil && mode == pipeline.LearnAnnotations {
 		meta.Training = append(meta.Training, trainedOn(path, rep))
 	}

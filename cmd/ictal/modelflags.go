@@ -32,6 +32,14 @@ type modelFlags struct {
 	artifacts       bool
 }
 
+// shapesModel reports whether the flags ask for a model other than the
+// defaults (algorithm, learner, size or costs): without -model, replay
+// then makes a new one of them instead of using the day-one model.
+func (m *modelFlags) shapesModel() bool {
+	return m.alg != classifier.UOB || m.learner != classifier.LearnerNB || m.members != 0 ||
+		m.c != 0 || m.cp != 0 || m.cn != 0 || m.beta != 0
+}
+
 func (m *modelFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&m.alg, "algorithm", classifier.UOB, "ensemble: "+strings.Join(classifier.Algorithms, " ")+" (ns prefix: forgetting)")
 	fs.StringVar(&m.learner, "learner", classifier.LearnerNB, "base learner: "+strings.Join(classifier.Learners, ", "))

@@ -17,6 +17,7 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/cli"
+	"github.com/ictal/ictal/internal/dayone"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
@@ -32,7 +33,7 @@ func compileSeizure(expr string) (*regexp.Regexp, error) {
 // runReplay implements `ictal replay [-model MODEL] [-learn mode] [-o MODEL] [-workers N] RECORDING...`.
 func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", "usage: ictal replay [-model MODEL] [flags] RECORDING...\n\nRuns the whole pipeline over each recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: the channels used and left out (a \"channels\" record), each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.\n\nSeveral recordings are replayed independently, each from the same model\n(-model, or a new one), by -workers at a time; their lines come out in the\norder of the arguments, one recording after another, as with one worker.", stderr)
-	modelPath := fs.String("model", "", "`MODEL` file written by ictal train or replay -o (default: a new, untrained model)")
+	modelPath := fs.String("model", "", "`MODEL` file written by ictal train or replay -o (default: the day-one model, internal/dayone, when it fits the feature flags and no -algorithm, -learner, -members or cost flag asks for another; -model new: a new, untrained model)")
 	learn := fs.String("learn", "", "learning during the replay: off (score only), or annotations (prequential: score each window, then learn it with its label from the file's annotations or -labels)")
 	scores := fs.Bool("scores", false, "also print one line per window")
 	save := fs.String("o", "", "write the model after the replay to this `MODEL` file (one recording only)")
@@ -109,7 +110,7 @@ func (j replayJob) run(ctx context.Context, path string, out io.Writer) (classif
 		return nil, modelfile.Meta{}, fileReport{}, err
 	}
 	jl := alert.NewJSONLines(out, nil, j.scores)
-	rep, err := runFile(ctx, path, src, model, j.mf, j.mode, []alert.Sink{jl}, j.log)
+	rep, err := runFile(ctx, path, src, model, &meta, j.mf, j.mode, []alert.Sink{jl}, j.log)
 	jl.Close()
 	if err != nil {
 		return nil, modelfile.Meta{}, fileReport{}, err
@@ -171,11 +172,27 @@ func (j replayJob) runAll(ctx context.Context, paths []string, workers int, stdo
 // The Meta returned is what -o records: want, with the training
 // recordings of the model loaded.
 func replayModel(modelPath, path string, want modelfile.Meta, mf *modelFlags, stderr io.Writer) (classifier.Model, modelfile.Meta, error) {
-	if modelPath == "" {
+	var meta modelfile.Meta
+	var model classifier.Model
+	var err error
+	if modelPath == "" && mf.shapesModel() {
+		modelPath = modelNew
+	}
+	switch modelPath {
+	case modelNew:
 		m, err := mf.newModel(want.Features.Dim)
 		return m, want, err
+	case "":
+		meta, model, err = dayone.Load()
+		if err == nil && meta.Check(want) != nil {
+			fmt.Fprintf(stderr, "note: the day-one model does not fit these feature settings (%v): a new, untrained model scores %s\n", meta.Check(want), path)
+			m, err := mf.newModel(want.Features.Dim)
+			return m, want, err
+		}
+		modelPath = "the day-one model"
+	default:
+		meta, model, err = modelfile.ReadFile(modelPath)
 	}
-	meta, model, err := modelfile.ReadFile(modelPath)
 	if err != nil {
 		return nil, modelfile.Meta{}, err
 	}
@@ -186,8 +203,15 @@ func replayModel(modelPath, path string, want modelfile.Meta, mf *modelFlags, st
 		fmt.Fprintf(stderr, "warning: %s has no metadata (written before models recorded how they were built): only its feature dimension (%d) could be checked\n", modelPath, meta.Classifier.Features)
 	}
 	want.Training = append([]modelfile.Recording(nil), meta.Training...)
+	if meta.PerChannel() {
+		want.Scoring, want.Rule, want.Rate, want.Channels = meta.Scoring, meta.Rule, 0, nil
+	}
 	return model, want, nil
 }
+
+// modelNew is the -model value that asks for a new, untrained model
+// instead of the day-one model.
+const modelNew = "new"
 
 // replayMode is the learning mode of -learn: off unless annotations are
 // asked for, so that an evaluation never learns from the answers it is

@@ -16,6 +16,7 @@ import (
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/chbmit"
 	"github.com/ictal/ictal/internal/eval"
+	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -173,10 +174,18 @@ type labelSender interface {
 }
 
 // runFile runs one recording through the pipeline and reports it.
-func runFile(ctx context.Context, path string, r labeledSource, model classifier.Model, mf *modelFlags, mode string, sinks []alert.Sink, log *slog.Logger) (fileReport, error) {
+//
+// meta, when not nil, is the model's record: a per-channel model's scoring
+// and the decision rule chosen with it (which -threshold, -k and -n
+// override) come from it, and after the run its Scoring holds the
+// patient's baseline, for the model file a replay writes.
+func runFile(ctx context.Context, path string, r labeledSource, model classifier.Model, meta *modelfile.Meta, mf *modelFlags, mode string, sinks []alert.Sink, log *slog.Logger) (fileReport, error) {
 	ev := &alert.EventLog{}
 	pc := pipeline.Config{Learning: pipeline.Learning{Mode: mode}, Artifact: mf.artifact(),
 		Detector: alert.DetectorConfig{Threshold: mf.threshold, K: mf.k, N: mf.n}}
+	if meta != nil {
+		pc = meta.Configure(pc)
+	}
 	p, err := pipeline.New(r, mf.features(), model, pc, append([]alert.Sink{ev}, sinks...), pipeline.Hooks{}, log)
 	if err != nil {
 		return fileReport{}, fmt.Errorf("%s: %w", path, err)
@@ -191,6 +200,11 @@ func runFile(ctx context.Context, path string, r labeledSource, model classifier
 		return fileReport{}, fmt.Errorf("%s: %w", path, err)
 	}
 	el := time.Since(start)
+	if meta != nil && meta.PerChannel() {
+		sc := *meta.Scoring
+		sc.Baseline = p.Baseline()
+		meta.Scoring = &sc
+	}
 	st := p.Stats()
 	info := r.Info()
 	dur := time.Duration(float64(st.Frames) / info.Rate * float64(time.Second))

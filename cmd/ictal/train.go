@@ -60,7 +60,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stderr, "training on %s…\n", path)
-		rep, err := runFile(ctx, path, src, model, &mf, pipeline.LearnAnnotations, nil, log)
+		rep, err := runFile(ctx, path, src, model, nil, &mf, pipeline.LearnAnnotations, nil, log)
 		rep.Labels = *labels
 		r.Close()
 		if err != nil {

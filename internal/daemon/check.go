@@ -151,14 +151,14 @@ func checkFilePath(key, path string) error {
 // compared).
 func (c *Config) checkBootstrap(want modelfile.Meta, exact bool) error {
 	path := c.Classifier.Model
-	if path == "" {
+	if path == "" || path == NewModel {
 		return nil
 	}
 	meta, _, err := modelfile.ReadFile(path)
 	if err != nil {
 		return fieldErr("classifier.model", "%v", err)
 	}
-	if exact {
+	if exact || meta.PerChannel() { // a per-channel model fits any montage
 		if err := meta.Check(want); err != nil {
 			return fieldErr("classifier.model", "%s does not fit the configured source and features: %v", path, err)
 		}

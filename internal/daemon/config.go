@@ -171,7 +171,9 @@ type ClassifierConfig struct {
 	Memory    int     `toml:"memory"`
 	Seed      uint64  `toml:"seed"`
 	// Model is a model trained by `ictal train`, used when no checkpoint
-	// exists yet.
+	// exists yet; empty, the day-one model (internal/dayone) when it fits
+	// the features; NewModel, a new, untrained model of this section's
+	// settings.
 	Model string `toml:"model"`
 }
 
@@ -198,6 +200,10 @@ type LearningConfig struct {
 type QualityConfig struct {
 	FlatMicrovolts float64 `toml:"flat_microvolts"`
 }
+
+// NewModel is the classifier.model value that starts from a new,
+// untrained model instead of the day-one model.
+const NewModel = "new"
 
 // CheckpointConfig says where and how often the model is saved.
 type CheckpointConfig struct {

@@ -5,6 +5,7 @@ import (
 	"github.com/ictal/ictal/alert/mqtt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ictal/ictal/systemd"
 )
@@ -14,7 +15,7 @@ func TestSampleConfigIsValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Source.Type != "openbci" || c.Classifier.Algorithm != "UOB" || c.Decision.K != 3 || c.Learning.Mode != "feedback" {
+	if c.Source.Type != "openbci" || c.Classifier.Algorithm != "UOB" || c.Decision.K != 0 || c.Decision.Quiet != Duration(10*time.Second) || c.Learning.Mode != "feedback" {
 		t.Errorf("sample config read as %+v", c)
 	}
 }

@@ -217,8 +217,15 @@ duration = "2m"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if meta.Legacy || meta.Program != "ictald" || meta.Created.IsZero() || meta.Features.Window != 2 || len(meta.Channels) != 4 || meta.Features.Dim != meta.Classifier.Features {
+	// Without a model the daemon starts from the day-one model, per
+	// channel: the checkpoint records no montage, and the patient's
+	// baseline for each of the 4 channels, having taken in the usable
+	// windows.
+	if meta.Legacy || meta.Program != "ictald" || meta.Created.IsZero() || meta.Features.Window != 2 || len(meta.Channels) != 0 ||
+		!meta.PerChannel() || meta.Classifier.Features != len(meta.Features.Names) || meta.Rule == nil {
 		t.Errorf("checkpoint metadata %+v", meta)
+	} else if b := meta.Scoring.Baseline; b == nil || b.Channels != 4 || b.Windows[0] < 50 {
+		t.Errorf("checkpoint baseline %+v", b)
 	}
 	out, _ := os.ReadFile(filepath.Join(dir, "out.jsonl"))
 	if !strings.Contains(string(out), `"type":"status","v":1,"state":"online"`) {

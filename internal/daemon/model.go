@@ -9,6 +9,7 @@ import (
 
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/checkpoint"
+	"github.com/ictal/ictal/internal/dayone"
 	"github.com/ictal/ictal/internal/modelfile"
 )
 
@@ -18,7 +19,9 @@ import (
 //
 //  1. the checkpoint at ckpt, if it exists and is good;
 //  2. else the trained model at bootstrap (`ictal train`), if set;
-//  3. else a new, untrained model from cfg.
+//  3. else the day-one model (internal/dayone), when it fits the
+//     configured features: a per-channel model that serves any montage;
+//  4. else a new, untrained model from cfg.
 //
 // A checkpoint that does not load (truncated, corrupt) or does not fit
 // (modelfile.Meta.Check: the montage, features or conditioning changed)
@@ -41,7 +44,7 @@ func LoadModel(ckpt, bootstrap string, cfg classifier.Config, want modelfile.Met
 			return m, withHistory(want, meta), "checkpoint " + ckpt, nil
 		}
 	}
-	if bootstrap != "" {
+	if bootstrap != "" && bootstrap != NewModel {
 		meta, m, err := modelfile.ReadFile(bootstrap)
 		if err != nil {
 			return nil, modelfile.Meta{}, "", fmt.Errorf("classifier.model: %w", err)
@@ -54,6 +57,15 @@ func LoadModel(ckpt, bootstrap string, cfg classifier.Config, want modelfile.Met
 				slog.String("path", bootstrap), slog.Int("features", meta.Classifier.Features))
 		}
 		return m, withHistory(want, meta), "trained model " + bootstrap, nil
+	}
+	if bootstrap == NewModel {
+		// configured: no day-one model
+	} else if meta, m, err := dayone.Load(); err != nil {
+		return nil, modelfile.Meta{}, "", err
+	} else if err := meta.Check(want); err == nil {
+		return m, withHistory(want, meta), "the day-one model", nil
+	} else {
+		log.Warn("the day-one model does not fit the configured features: starting from a new, untrained model", slog.Any("err", err))
 	}
 	m, err := classifier.New(cfg)
 	if err != nil {
@@ -99,7 +111,14 @@ func loadCheckpoint(path string, want modelfile.Meta, log *slog.Logger) (m class
 
 // withHistory is want with the training recordings of a loaded model's
 // metadata.
+//
+// For a per-channel model it also carries the model's scoring (with the
+// patient's baseline, from a checkpoint) and decision rule, and records
+// no montage or rate: the model fits any.
 func withHistory(want, loaded modelfile.Meta) modelfile.Meta {
 	want.Training = append([]modelfile.Recording(nil), loaded.Training...)
+	if loaded.PerChannel() {
+		want.Scoring, want.Rule, want.Rate, want.Channels = loaded.Scoring, loaded.Rule, 0, nil
+	}
 	return want
 }

@@ -103,11 +103,17 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 			met.SetRecorder(rec)
 		}
 	}
+	var p *pipeline.Pipeline
 	if cfg.Checkpoint.Path != "" {
 		path := cfg.Checkpoint.Path
 		hooks.Checkpoint = func(m classifier.Model) error {
 			start := time.Now()
 			meta.Created = start.UTC()
+			if meta.PerChannel() { // the patient's baseline goes with the model
+				sc := *meta.Scoring
+				sc.Baseline = p.Baseline()
+				meta.Scoring = &sc
+			}
 			if err := modelfile.WriteFile(path, meta, m); err != nil {
 				return err
 			}
@@ -117,7 +123,8 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	}
 	pc := cfg.PipelineConfig()
 	pc.Rules = opt.Rules
-	p, err := pipeline.New(src, fcfg, model, pc, sinks, hooks, log)
+	pc = meta.Configure(pc) // a per-channel model's scoring; its rule where [decision] leaves the default
+	p, err = pipeline.New(src, fcfg, model, pc, sinks, hooks, log)
 	if err != nil {
 		return err
 	}

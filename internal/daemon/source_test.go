@@ -34,6 +34,8 @@ func TestRunOpenBCIRecording(t *testing.T) {
 type = "file"
 path = "` + path + `"
 labels = ["Fp1", "Fp2", "C3", "C4", "P7", "P8", "O1", "O2"]
+[classifier]
+model = "new" # a model of this montage's whole vector, not the day-one model
 ` + outputsIn(dir)
 	cfg, err := ParseConfig(text, "test.toml")
 	if err != nil {
@@ -67,7 +69,7 @@ labels = ["Fp1", "Fp2", "C3", "C4", "P7", "P8", "O1", "O2"]
 	// by a model built for this one, naming the difference.
 	other := strings.Replace(text, `"O1", "O2"`, `"T7", "T8"`, 1)
 	other = strings.Replace(other, "model.ckpt", "other.ckpt", 1)
-	other = strings.Replace(other, "[checkpoint]", "[classifier]\nmodel = \""+filepath.Join(dir, "model.ckpt")+"\"\n[checkpoint]", 1)
+	other = strings.Replace(other, `model = "new"`, `model = "`+filepath.Join(dir, "model.ckpt")+`"`, 1)
 	if cfg, err = ParseConfig(other, "test.toml"); err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/pipeline"
 )
 
 // Magic opens every model file.
@@ -104,7 +105,47 @@ type Meta struct {
 	Classifier classifier.Config `json:"classifier"`
 	// Training lists the recordings the model learned from, in order.
 	Training []Recording `json:"training,omitempty"`
+	// Scoring is how the pipeline scores with the model: nil for a model
+	// of the whole feature vector (channels × features, the vote); for a
+	// per-channel model, the population its baseline starts from, the
+	// calibration and, in a checkpoint, the patient's baseline. A
+	// per-channel model fits any montage and rate: Channels and Rate are
+	// not recorded, and Check compares the features and conditioning only.
+	Scoring *pipeline.Scoring `json:"scoring,omitempty"`
+	// Rule is the decision rule chosen with the model on its training
+	// data, the default of a pipeline that scores with it.
+	Rule *Rule `json:"rule,omitempty"`
 }
+
+// Rule is a decision rule: a window is positive when its score exceeds
+// Threshold, and an alert starts when K of the last N windows are.
+type Rule struct {
+	Threshold float64 `json:"threshold"`
+	K         int     `json:"k"`
+	N         int     `json:"n"`
+}
+
+// Configure returns pc with what the model file says about scoring with
+// its model: a per-channel model's Scoring, and its decision rule where
+// pc leaves the threshold, or K and N, to their defaults (zero).
+func (m Meta) Configure(pc pipeline.Config) pipeline.Config {
+	if m.Scoring != nil {
+		pc.Scoring = *m.Scoring
+	}
+	if r := m.Rule; r != nil {
+		d := &pc.Detector
+		if d.Threshold == 0 {
+			d.Threshold = r.Threshold
+		}
+		if d.K == 0 && d.N == 0 {
+			d.K, d.N = r.K, r.N
+		}
+	}
+	return pc
+}
+
+// PerChannel reports whether the model scores each channel on its own.
+func (m Meta) PerChannel() bool { return m.Scoring != nil && m.Scoring.PerChannel }
 
 // Encode returns the file holding m and meta. meta.Classifier is taken
 // from m.
@@ -227,6 +268,15 @@ func (m Meta) Check(want Meta) error {
 	}
 	if m.Conditioning != want.Conditioning {
 		add("conditioning", quoted(m.Conditioning), quoted(want.Conditioning))
+	}
+	if m.PerChannel() {
+		if d := m.Classifier.Features; d != len(g.Names) {
+			add("features per channel", d, len(g.Names))
+		}
+		if f.Summaries {
+			add("summaries in a per-channel model", true, false)
+		}
+		return mismatch(diffs)
 	}
 	if len(m.Channels) > 0 && len(want.Channels) > 0 && !slices.Equal(m.Channels, want.Channels) {
 		add("channels", strings.Join(m.Channels, ","), strings.Join(want.Channels, ","))

@@ -77,8 +77,13 @@ type Config struct {
 	// CheckpointEvery is the wall-clock interval between calls of
 	// Hooks.Checkpoint (default 5 min); Run also calls it when it ends.
 	CheckpointEvery time.Duration
-	// TopChannels is how many channels an alert names (default 3).
+	// TopChannels is how many channels an alert names (default 3; in
+	// per-channel scoring at most Scoring.TopK, the channels that drove
+	// the score).
 	TopChannels int
+	// Scoring says how features become scores: one model for the whole
+	// vector (the zero value) or one model for every channel.
+	Scoring Scoring
 	// Rules, when set, delivers new decision rules (the daemon sends one
 	// on SIGHUP). The pipeline takes one per window and applies it at
 	// once, or when the event in progress ends.
@@ -147,6 +152,10 @@ func (c Config) Validate() error {
 }
 
 func (c Config) withDefaults() (Config, error) {
+	var err error
+	if c.Scoring, err = c.Scoring.withDefaults(); err != nil {
+		return c, err
+	}
 	if c.Learning.Mode == "" {
 		c.Learning.Mode = DefaultMode
 	}

@@ -70,6 +70,7 @@ type Pipeline struct {
 	channels []string // channel names, as alerts and states name them
 	ext      *features.Extractor
 	model    classifier.Model
+	sc       *scorer // features → score, and what the model learns
 	sinks    sinks
 	frames   []FrameSink // frames.go
 	log      *slog.Logger
@@ -90,6 +91,7 @@ type Pipeline struct {
 	labelC chan alert.Label
 
 	state    alert.State
+	frozen   time.Duration // end of the window an event began freezing the baseline at; -1: none
 	wall0    time.Time
 	started  time.Time // when Run began, for Stats.Lag
 	lastCkpt time.Time
@@ -123,15 +125,20 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: features: %w", err)
 	}
-	if got, want := model.Config().Features, ext.Dim(); got != want {
-		return nil, fmt.Errorf("%w: the model takes %d features, the extractor makes %d (%d channels)", ErrConfig, got, want, len(labels))
+	feats := fcfg.Features
+	if feats == nil {
+		feats = features.AllFeatures()
+	}
+	sc, err := newScorer(c.Scoring, model, ext, len(labels), feats)
+	if err != nil {
+		return nil, err
 	}
 	det, err := alert.NewDetector(c.Detector)
 	if err != nil {
 		return nil, err
 	}
 	p := &Pipeline{
-		cfg: c, src: src, info: info, channels: labels, ext: ext, model: model,
+		cfg: c, src: src, info: info, channels: labels, ext: ext, model: model, sc: sc, frozen: -1,
 		log: log, hooks: hooks,
 		frame:  acquire.NewFrame(len(labels)),
 		x:      make([]float64, ext.Dim()),
@@ -149,6 +156,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		}
 	}
 	p.rank = newRanking(ext, labels, c.TopChannels)
+	p.rank.byScore = sc.top
 	if len(p.sinks.evidence) > 0 {
 		p.evid = newEvidence(labels, info.Rate, &p.sinks, p.wall)
 	}
@@ -280,6 +288,7 @@ func (p *Pipeline) step() (done bool, err error) {
 	if p.frame.Flags&acquire.FlagGap != 0 {
 		p.stats.Gaps++
 		p.ext.Reset()
+		p.sc.gap()
 		if p.evid != nil {
 			p.evid.gap()
 		}
@@ -319,7 +328,7 @@ func (p *Pipeline) window() {
 		}
 	}
 	p.count(kind)
-	score, usable := p.score(kind == okay, x)
+	score, v, usable := p.score(kind == okay, x)
 	switch {
 	case kind == artifactProblem:
 		p.setArtifact(art, end)
@@ -329,12 +338,16 @@ func (p *Pipeline) window() {
 	case p.state != alert.StateOnline:
 		p.setState(alert.StateOnline, "signal good", end)
 	}
-	if active := p.ev.window(start, end, score, usable, x); usable && !active {
+	active := p.ev.window(start, end, score, usable, x)
+	if usable && !active {
 		p.rank.update(x)
+	}
+	if usable && !p.freezes(active, end) {
+		p.sc.background(x)
 	}
 	p.sinks.score(alert.Score{T: p.wall(end), Offset: end, Score: score, Usable: usable})
 	if usable {
-		p.learn(start, end, x)
+		p.learn(start, end, v)
 	}
 	if p.late != nil {
 		p.late.drain(end)
@@ -367,20 +380,38 @@ func (p *Pipeline) count(kind int) {
 	}
 }
 
-// score scores a window that passed the quality gate; a model error makes
-// it unusable.
-func (p *Pipeline) score(usable bool, x []float64) (float64, bool) {
+// score scores a window that passed the quality gate and returns the
+// vector the model learns (scorer.score); a model error makes it
+// unusable.
+func (p *Pipeline) score(usable bool, x []float64) (float64, []float64, bool) {
 	if !usable {
-		return 0, false
+		p.sc.gap()
+		return 0, x, false
 	}
 	p.stats.Usable++
-	s, err := p.model.Score(x)
+	s, v, err := p.sc.score(x)
 	if err != nil {
 		p.stats.ModelErrors++
 		p.log.Error("scoring failed", slog.Any("err", err))
-		return s, false
+		p.sc.gap()
+		return 0, v, false
 	}
-	return s, true
+	return s, v, true
+}
+
+// freezes reports whether the window ending at end is kept out of the
+// patient's baseline: while an event is in progress, for at most
+// MaxFreeze (a background that keeps alerting is a new normal, and is
+// taken in after it).
+func (p *Pipeline) freezes(active bool, end time.Duration) bool {
+	if !active {
+		p.frozen = -1
+		return false
+	}
+	if p.frozen < 0 {
+		p.frozen = end
+	}
+	return end-p.frozen < MaxFreeze
 }
 
 // setState publishes a change of the monitor's state.
@@ -430,7 +461,7 @@ func (p *Pipeline) learn(start, end time.Duration, x []float64) {
 }
 
 func (p *Pipeline) train(x []float64, pos bool) {
-	if err := p.model.Learn(x, pos); err != nil {
+	if _, err := p.sc.learn(x, pos); err != nil {
 		p.stats.ModelErrors++
 		p.log.Error("learning failed", slog.Any("err", err))
 		return

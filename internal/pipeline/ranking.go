@@ -14,6 +14,9 @@ type ranking struct {
 	order    []int     // scratch
 	labels   []string  // channel names
 	top      int       // how many channels an alert names
+	// byScore, when it returns channels, names them instead: the
+	// channels whose own scores drove the window's (per-channel scoring).
+	byScore func() []int
 }
 
 func newRanking(ext *features.Extractor, labels []string, top int) *ranking {
@@ -48,6 +51,15 @@ func (r *ranking) update(x []float64) {
 // channels returns the names of up to top channels whose line length in x
 // exceeds their baseline, most prominent first.
 func (r *ranking) channels(x []float64) []string {
+	if r.byScore != nil {
+		if top := r.byScore(); top != nil {
+			out := make([]string, 0, min(r.top, len(top)))
+			for _, c := range top[:min(r.top, len(top))] {
+				out = append(out, r.labels[c])
+			}
+			return out
+		}
+	}
 	if r.index == nil || r.top == 0 {
 		return nil
 	}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/ictal/ictal/internal/bonn"
+	"github.com/ictal/ictal/internal/dayone"
+	"github.com/ictal/ictal/internal/modelfile"
+)
+
+// dayOneReport is the JSON line `ictal bonn day-one` prints.
+type dayOneReport struct {
+	Type            string  `json:"type"`
+	File            string  `json:"file"`
+	Half            string  `json:"half,omitempty"`
+	Segments        int     `json:"segments"`
+	Windows         int     `json:"windows"`
+	SeizureWindows  int     `json:"seizure_windows"`
+	OOFWindowAUC    float64 `json:"oof_window_auc"`
+	Threshold       float64 `json:"threshold"`
+	K               int     `json:"k"`
+	N               int     `json:"n"`
+	RuleSensitivity float64 `json:"rule_sensitivity"`
+	RuleFalseAlarms int     `json:"rule_false_alarm_segments"`
+	OtherSegments   int     `json:"other_segments"`
+	Slope           float64 `json:"slope"`
+	Intercept       float64 `json:"intercept"`
+}
+
+// writeDayOne builds the generic per-channel model from the Bonn segments
+// under data (one half of them with half) and writes it to path: the
+// same bytes for the same data, seed and program (the file records the
+// command, not the time or the build).
+func writeDayOne(data, path, half string, mf *modelFlags, stdout io.Writer) error {
+	if data == "" || path == "" {
+		return fmt.Errorf("day-one needs -data DIR and -o FILE")
+	}
+	segs, err := bonn.Load(data, "Z", "O", "N", "F", "S")
+	if err != nil {
+		return err
+	}
+	if segs, err = halfOf(segs, half); err != nil {
+		return err
+	}
+	meta, d, err := dayone.Build(segs, half, mf.features(), mf.classifierConfig(0), mf.seed)
+	if err != nil {
+		return err
+	}
+	if err := modelfile.WriteFile(path, meta, d.Model); err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(dayOneReport{Type: "day-one", File: path, Half: half, Segments: len(segs),
+		Windows: d.Windows, SeizureWindows: d.Positives, OOFWindowAUC: d.OOFWindowAUC,
+		Threshold: d.Rule.Threshold, K: d.Rule.K, N: d.Rule.N, RuleSensitivity: d.RuleSensitivity,
+		RuleFalseAlarms: d.RuleFalseAlarms, OtherSegments: d.Negatives, Slope: d.Scoring.Slope, Intercept: d.Scoring.Intercept})
+}

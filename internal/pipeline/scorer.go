@@ -1,0 +1,255 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
+)
+
+// Scoring says how a window's features become its score. The zero value
+// is the whole-vector mode: one model scores the window's vector
+// (channels × features) and the score is the ensemble's vote. With
+// PerChannel set:
+//
+//  1. each channel's features are expressed relative to that channel's
+//     own background (features.Baseline, started from Population and
+//     following the patient's usable, artifact-free windows outside
+//     seizure events);
+//  2. one model, whose dimension is the features per channel, grades
+//     every channel (classifier.Grader's margin: the members' mean
+//     log-odds), so one model serves any montage, and a model trained on
+//     one channel applies to 23;
+//  3. the window's margin is the mean of its TopK highest channel
+//     margins, averaged over the last Smooth windows (the current one
+//     included), and its score the calibrated probability
+//     1/(1 + exp(−(Slope·margin + Intercept))), graded, so that it ranks
+//     windows and a threshold can be chosen on training data;
+//  4. an alert names the channels with the highest margins; a window
+//     learned as a seizure teaches the model its TopK channels (the ones
+//     that drove the score), one learned as background teaches it every
+//     channel.
+type Scoring struct {
+	PerChannel bool                 `json:"per_channel"`
+	Population *features.Population `json:"population,omitempty"`
+	TopK       int                  `json:"top_k,omitempty"`  // default 2 (at most the channels)
+	Smooth     int                  `json:"smooth,omitempty"` // default 3
+	Slope      float64              `json:"slope,omitempty"`  // default 1
+	Intercept  float64              `json:"intercept,omitempty"`
+	// Baseline restores the patient's statistics saved in a checkpoint
+	// (State); nil starts from Population.
+	Baseline *features.BaselineState `json:"baseline,omitempty"`
+}
+
+// Scoring defaults.
+const (
+	DefaultTopK   = 2
+	DefaultSmooth = 3
+	// MaxFreeze bounds how long an event keeps the baseline from
+	// following the signal: a background that keeps alerting (a new
+	// patient unlike the population) is taken in after 5 min, instead of
+	// alerting for ever.
+	MaxFreeze = 5 * time.Minute
+)
+
+// withDefaults fills in the defaults and checks the ranges.
+func (s Scoring) withDefaults() (Scoring, error) {
+	if !s.PerChannel {
+		return s, nil
+	}
+	if s.TopK == 0 {
+		s.TopK = DefaultTopK
+	}
+	if s.Smooth == 0 {
+		s.Smooth = DefaultSmooth
+	}
+	if s.Slope == 0 {
+		s.Slope = 1
+	}
+	switch {
+	case s.TopK < 1 || s.TopK > 256:
+		return s, &ConfigError{"scoring.top_k", s.TopK, "want 1..256"}
+	case s.Smooth < 1 || s.Smooth > 60:
+		return s, &ConfigError{"scoring.smooth", s.Smooth, "want 1..60 windows"}
+	case math.IsNaN(s.Slope) || math.IsInf(s.Slope, 0) || s.Slope < 0:
+		return s, &ConfigError{"scoring.slope", s.Slope, "want a finite positive number"}
+	case math.IsNaN(s.Intercept) || math.IsInf(s.Intercept, 0):
+		return s, &ConfigError{"scoring.intercept", s.Intercept, "want a finite number"}
+	case s.Population == nil:
+		return s, &ConfigError{"scoring.population", nil, "per-channel scoring needs the population's feature statistics (a per-channel model file carries them)"}
+	}
+	return s, nil
+}
+
+// scorer turns a window's vector into its score and the vectors the model
+// learns. It allocates nothing per window.
+type scorer struct {
+	cfg   Scoring
+	model classifier.Model
+	grade classifier.Grader // per-channel mode
+	ch, f int               // channels, features per channel
+	base  *features.Baseline
+	z     []float64 // the window normalised, ch × f (per-channel mode)
+	marg  []float64 // per channel
+	order []int     // channels by margin, highest first (first TopK valid)
+	hist  []float64 // last Smooth window margins, a ring
+	nhist int
+}
+
+// newScorer checks the model against the extractor and builds the scorer.
+func newScorer(cfg Scoring, model classifier.Model, ext *features.Extractor, channels int, feats []features.Feature) (*scorer, error) {
+	s := &scorer{cfg: cfg, model: model}
+	if !cfg.PerChannel {
+		if got, want := model.Config().Features, ext.Dim(); got != want {
+			return nil, fmt.Errorf("%w: the model takes %d features, the extractor makes %d (%d channels)", ErrConfig, got, want, channels)
+		}
+		return s, nil
+	}
+	g, ok := model.(classifier.Grader)
+	if !ok {
+		return nil, fmt.Errorf("%w: per-channel scoring needs a model that grades (classifier.Grader)", ErrConfig)
+	}
+	if ext.Dim() != channels*len(feats) {
+		return nil, fmt.Errorf("%w: per-channel scoring takes per-channel features only (no summaries)", ErrConfig)
+	}
+	if got := model.Config().Features; got != len(feats) {
+		return nil, fmt.Errorf("%w: the per-channel model takes %d features, a channel has %d", ErrConfig, got, len(feats))
+	}
+	base, err := features.NewBaseline(channels, feats, *cfg.Population)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if cfg.Baseline != nil {
+		if err := base.Restore(*cfg.Baseline); err != nil {
+			return nil, fmt.Errorf("%w: scoring.baseline: %v", ErrConfig, err)
+		}
+	}
+	s.grade, s.ch, s.f, s.base = g, channels, len(feats), base
+	s.z = make([]float64, channels*len(feats))
+	s.marg = make([]float64, channels)
+	s.order = make([]int, channels)
+	s.hist = make([]float64, cfg.Smooth)
+	s.cfg.TopK = min(cfg.TopK, channels)
+	return s, nil
+}
+
+// perChannel reports the mode.
+func (s *scorer) perChannel() bool { return s.base != nil }
+
+// score scores the window x (the extractor's vector) and returns the
+// vector in the model's space, which learn takes: x itself in the
+// whole-vector mode, the normalised window in the per-channel mode.
+func (s *scorer) score(x []float64) (float64, []float64, error) {
+	if !s.perChannel() {
+		v, err := s.model.Score(x)
+		return v, x, err
+	}
+	s.base.Normalise(s.z, x)
+	if err := s.margins(s.z); err != nil {
+		return 0, s.z, err
+	}
+	var m float64
+	for _, c := range s.order[:s.cfg.TopK] {
+		m += s.marg[c]
+	}
+	s.hist[s.nhist%len(s.hist)] = m / float64(s.cfg.TopK)
+	s.nhist++
+	n := min(s.nhist, len(s.hist))
+	var sum float64
+	for _, v := range s.hist[:n] {
+		sum += v
+	}
+	return s.calibrated(sum / float64(n)), s.z, nil
+}
+
+// calibrated maps a margin to the published score in [0, 1].
+func (s *scorer) calibrated(m float64) float64 {
+	return 1 / (1 + math.Exp(-(s.cfg.Slope*m + s.cfg.Intercept)))
+}
+
+// margins grades every channel of the normalised window z and orders the
+// channels by margin (the first TopK exactly, by partial selection).
+func (s *scorer) margins(z []float64) error {
+	for c := range s.marg {
+		m, err := s.grade.Margin(z[c*s.f : (c+1)*s.f])
+		if err != nil {
+			return err
+		}
+		s.marg[c] = m
+		s.order[c] = c
+	}
+	for i := 0; i < s.cfg.TopK; i++ {
+		best := i
+		for j := i + 1; j < len(s.order); j++ {
+			if s.marg[s.order[j]] > s.marg[s.order[best]] {
+				best = j
+			}
+		}
+		s.order[i], s.order[best] = s.order[best], s.order[i]
+	}
+	return nil
+}
+
+// gap forgets the margins of the windows before a gap in the signal, or
+// before a window that was not scored.
+func (s *scorer) gap() { s.nhist = 0 }
+
+// background takes a usable window x (the extractor's vector) into the
+// baseline.
+func (s *scorer) background(x []float64) {
+	if !s.perChannel() {
+		return
+	}
+	for c := 0; c < s.ch; c++ {
+		s.base.Update(c, x)
+	}
+}
+
+// top returns the channels that drove the latest score, highest first
+// (per-channel mode; nil otherwise).
+func (s *scorer) top() []int {
+	if !s.perChannel() {
+		return nil
+	}
+	return s.order[:s.cfg.TopK]
+}
+
+// learn teaches the model the window v (a vector score returned, or one
+// the late-label buffer kept): the whole vector, or in the per-channel
+// mode its TopK channels by margin for a seizure and every channel for
+// background. It returns how many examples the model learned.
+func (s *scorer) learn(v []float64, pos bool) (int, error) {
+	if !s.perChannel() {
+		return 1, s.model.Learn(v, pos)
+	}
+	chans := s.order
+	if pos {
+		if err := s.margins(v); err != nil {
+			return 0, err
+		}
+		chans = s.order[:s.cfg.TopK]
+	}
+	for i, c := range chans {
+		if err := s.model.Learn(v[c*s.f:(c+1)*s.f], pos); err != nil {
+			return i, err
+		}
+	}
+	return len(chans), nil
+}
+
+// state returns the baseline's statistics for a checkpoint (nil in the
+// whole-vector mode).
+func (s *scorer) state() *features.BaselineState {
+	if !s.perChannel() {
+		return nil
+	}
+	st := s.base.State()
+	return &st
+}
+
+// Baseline returns the patient's baseline statistics in the per-channel
+// mode (nil otherwise), for a checkpoint: call it from a hook (the
+// pipeline's goroutine) or after Run.
+func (p *Pipeline) Baseline() *features.BaselineState { return p.sc.state() }

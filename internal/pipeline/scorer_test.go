@@ -1,0 +1,171 @@
+package pipeline
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
+)
+
+// unitPopulation starts every feature's baseline at location 0, scale 1:
+// the baseline then finds each channel's own within a minute.
+func unitPopulation() *features.Population {
+	p := &features.Population{}
+	for _, f := range features.AllFeatures() {
+		p.Features = append(p.Features, f.String())
+		p.Location = append(p.Location, 0)
+		p.Scale = append(p.Scale, 1)
+	}
+	return p
+}
+
+func channelModel(t testing.TB) classifier.Model {
+	t.Helper()
+	m, err := classifier.New(classifier.Config{Algorithm: classifier.UOB, Features: len(features.AllFeatures()), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// counting counts what a model learns, by class and dimension.
+type counting struct {
+	classifier.Model
+	pos, neg, wrongDim int
+}
+
+func (c *counting) Learn(x []float64, pos bool) error {
+	if len(x) != c.Config().Features {
+		c.wrongDim++
+	}
+	if pos {
+		c.pos++
+	} else {
+		c.neg++
+	}
+	return c.Model.Learn(x, pos)
+}
+
+func (c *counting) Margin(x []float64) (float64, error) { return c.Model.(classifier.Grader).Margin(x) }
+
+// TestPerChannelAnyMontage: one model of a channel's 17 features learns
+// seizures on a 4-channel simulated patient and then, without learning,
+// detects another patient's seizures on 8 channels; its alerts name at
+// most TopK channels; its scores are graded; a seizure window teaches it
+// TopK channels and a background window every channel.
+func TestPerChannelAnyMontage(t *testing.T) {
+	sc := Scoring{PerChannel: true, Population: unitPopulation()}
+	m := &counting{Model: channelModel(t)}
+	train := newPatient(t, 4, 20*time.Minute, 6, 3)
+	p, err := New(train, defaultFeatures, m, Config{Learning: Learning{Mode: LearnAnnotations}, Scoring: sc}, nil, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, p)
+	st := p.Stats()
+	if m.wrongDim != 0 || st.LearnedPos == 0 || m.pos != int(st.LearnedPos)*DefaultTopK || m.neg != int(st.LearnedNeg)*4 {
+		t.Errorf("learned %d seizure and %d background examples (%d of another dimension) from %d and %d windows: want %d per seizure window, 4 per background one",
+			m.pos, m.neg, m.wrongDim, st.LearnedPos, st.LearnedNeg, DefaultTopK)
+	}
+	if b := p.Baseline(); b == nil || b.Channels != 4 || b.Windows[0] < 600 {
+		t.Errorf("baseline after 20 min: %+v", b)
+	}
+
+	test := newPatient(t, 8, 20*time.Minute, 5, 11)
+	c := &collect{}
+	p, err = New(test, defaultFeatures, m.Model, Config{Learning: Learning{Mode: LearnOff}, Scoring: sc}, []alertSink{c}, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, p)
+	hit, seizures := 0, 0
+	for _, iv := range test.Intervals() {
+		if !iv.Seizure {
+			continue
+		}
+		seizures++
+		for _, a := range c.alerts {
+			if a.OnsetOffset < iv.End+60*time.Second && a.DetectedOffset > iv.Start-30*time.Second {
+				hit++
+				break
+			}
+		}
+	}
+	if seizures < 4 || hit < seizures-1 || len(c.alerts) > seizures+2 {
+		t.Errorf("%d of %d seizures of an 8-channel patient detected by a model trained on 4 channels, %d alerts", hit, seizures, len(c.alerts))
+	}
+	for _, a := range c.alerts {
+		if len(a.Channels) == 0 || len(a.Channels) > DefaultTopK {
+			t.Errorf("alert names %v: want 1 to %d channels", a.Channels, DefaultTopK)
+		}
+	}
+	levels := map[float64]bool{}
+	for _, s := range c.scores {
+		if s.Usable {
+			levels[s.Score] = true
+		}
+	}
+	if len(levels) < len(c.scores)/2 {
+		t.Errorf("%d distinct scores in %d windows: not graded", len(levels), len(c.scores))
+	}
+}
+
+// TestPerChannelSteadyStateAllocs: the per-channel path (normalise, grade
+// each channel, smooth, calibrate, update the baseline, learn per
+// channel) allocates nothing per window.
+func TestPerChannelSteadyStateAllocs(t *testing.T) {
+	for _, mode := range []string{LearnAnnotations, LearnFeedback} {
+		src := newPatient(t, 8, 30*time.Minute, 0, 5)
+		sink := &countingSink{}
+		p, err := New(src, defaultFeatures, channelModel(t), Config{Learning: Learning{Mode: mode, Buffer: 2 * time.Minute, NegativeHorizon: time.Minute},
+			Scoring: Scoring{PerChannel: true, Population: unitPopulation()}}, []alertSink{sink}, Hooks{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.wall0 = time.Unix(0, 0)
+		p.lastCkpt = p.now()
+		for i := 0; i < 256*200; i++ {
+			if _, err := p.step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allocs := testing.AllocsPerRun(60, func() {
+			for i := 0; i < 256; i++ {
+				if _, err := p.step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per window", mode, allocs)
+		}
+	}
+}
+
+// TestScoringConfigErrors: a per-channel scoring that cannot work is
+// refused by New, naming what is wrong.
+func TestScoringConfigErrors(t *testing.T) {
+	src := newPatient(t, 4, time.Minute, 0, 1)
+	bad := *unitPopulation()
+	bad.Scale = bad.Scale[:3]
+	for name, c := range map[string]struct {
+		sc    Scoring
+		fcfg  features.Config
+		model classifier.Model
+	}{
+		"no population":   {Scoring{PerChannel: true}, defaultFeatures, channelModel(t)},
+		"bad population":  {Scoring{PerChannel: true, Population: &bad}, defaultFeatures, channelModel(t)},
+		"whole-vector":    {Scoring{PerChannel: true, Population: unitPopulation()}, defaultFeatures, newModel(t, src, defaultFeatures, "UOB")},
+		"summaries":       {Scoring{PerChannel: true, Population: unitPopulation()}, features.Config{Summaries: true}, channelModel(t)},
+		"negative slope":  {Scoring{PerChannel: true, Population: unitPopulation(), Slope: -1}, defaultFeatures, channelModel(t)},
+		"smooth too long": {Scoring{PerChannel: true, Population: unitPopulation(), Smooth: 1000}, defaultFeatures, channelModel(t)},
+		"baseline of 3 channels": {Scoring{PerChannel: true, Population: unitPopulation(),
+			Baseline: &features.BaselineState{Channels: 3}}, defaultFeatures, channelModel(t)},
+	} {
+		if _, err := New(src, c.fcfg, c.model, Config{Learning: Learning{Mode: LearnOff}, Scoring: c.sc}, nil, Hooks{}, nil); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: %v, want an ErrConfig", name, err)
+		}
+	}
+}
