@@ -50,7 +50,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && slices.Contains(bonnModes, args[0]) {
 		mode, args = args[0], args[1:]
 	}
-	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n       ictal bonn feedback-eval -data DIR [-minutes 180] [-seed N | -seeds 1-5] [-mark-delay 3m] [-text] [-plot DIR]\n       ictal bonn day-one -data DIR -o FILE.model [-half a|b] [-seed 1]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
+	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n       ictal bonn feedback-eval -data DIR [-minutes 180] [-seed N | -seeds 1-5] [-mark-delay 3m] [-text] [-plot DIR]\n       ictal bonn day-one -data DIR -o FILE.model [-half a|b] [-task S-F] [-seed 1]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
 	data := fs.String("data", "", "folder with the sets Z O N F S as subfolders")
 	task := fs.String("task", "", "S-Z, S-F or S-all (default: all three)")
 	folds := fs.Int("folds", 5, "cross-validation folds (segments, stratified)")
@@ -76,7 +76,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	case "concat-eval":
 		*concatEval = true
 	case "day-one":
-		return writeDayOne(*data, *out, *half, &mf, stdout)
+		return writeDayOne(*data, *out, *half, *task, &mf, stdout)
 	case "feedback-eval":
 		return feedbackEvaluate(fs, *data, *plotDir, *rate, fb, &mf, stdout, stderr)
 	case "train-test":
@@ -249,13 +249,13 @@ func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFl
 	defer cleanup()
 	b, stop := newBonnReplay(mf, plotDir, enc, stderr)
 	defer stop()
-	if _, err := b.run(test, nil, "prequential", pipeline.LearnAnnotations); err != nil {
+	if _, err := b.run(test, nil, nil, "prequential", pipeline.LearnAnnotations); err != nil {
 		return err
 	}
-	m, err := b.run(train, nil, "bootstrap-train", pipeline.LearnAnnotations)
+	m, err := b.run(train, nil, nil, "bootstrap-train", pipeline.LearnAnnotations)
 	if err != nil {
 		return err
 	}
-	_, err = b.run(test, m.model, "bootstrapped", pipeline.LearnAnnotations)
+	_, err = b.run(test, m.model, nil, "bootstrapped", pipeline.LearnAnnotations)
 	return err
 }

@@ -30,14 +30,22 @@ type dayOneReport struct {
 }
 
 // writeDayOne builds the generic per-channel model from the Bonn segments
-// under data (one half of them with half) and writes it to path: the
+// under data (one half of them with half, the sets of one task with task) and writes it to path: the
 // same bytes for the same data, seed and program (the file records the
 // command, not the time or the build).
-func writeDayOne(data, path, half string, mf *modelFlags, stdout io.Writer) error {
+func writeDayOne(data, path, half, task string, mf *modelFlags, stdout io.Writer) error {
 	if data == "" || path == "" {
 		return fmt.Errorf("day-one needs -data DIR and -o FILE")
 	}
-	segs, err := bonn.Load(data, "Z", "O", "N", "F", "S")
+	sets := []string{"Z", "O", "N", "F", "S"}
+	if task != "" { // for measuring: the shipped model learns every set
+		neg, ok := bonn.Tasks[task]
+		if !ok {
+			return fmt.Errorf("-task %q: want S-Z, S-F or S-all", task)
+		}
+		sets = append([]string{"S"}, neg...)
+	}
+	segs, err := bonn.Load(data, sets...)
 	if err != nil {
 		return err
 	}

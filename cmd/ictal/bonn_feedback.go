@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/bonn"
+	"github.com/ictal/ictal/internal/dayone"
+	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -122,8 +125,8 @@ func parseSeeds(s string) ([]uint64, error) {
 }
 
 // feedbackEvaluate implements `ictal bonn feedback-eval`: for each seed,
-// a training recording from the odd-numbered segments makes a day-one
-// model (as concat-eval bootstraps one), and a test recording from the
+// the odd-numbered segments make a day-one model (dayone.Build, as
+// `ictal bonn day-one -half a`), and a test recording spliced from the
 // even-numbered ones is replayed twice from copies of it: learning off,
 // and learning from the simulated clinician's feedback.
 func feedbackEvaluate(fs *flag.FlagSet, data, plotDir string, rate float64, fb feedbackFlags, mf *modelFlags, stdout, stderr io.Writer) error {
@@ -183,33 +186,48 @@ func feedbackEvaluate(fs *flag.FlagSet, data, plotDir string, rate float64, fb f
 // trains the day-one model and replays the test recording both ways.
 func feedbackSeed(b *bonnReplay, data string, cc bonn.ConcatConfig, markDelay time.Duration, progress *json.Encoder) (feedbackResult, error) {
 	res := feedbackResult{seeds: strconv.FormatUint(cc.Seed, 10), refusals: map[string]int{}}
-	train, test, cleanup, err := splicePair(data, "", cc, progress)
+	dir, err := os.MkdirTemp("", "ictal-bonn-")
 	if err != nil {
 		return res, err
 	}
-	defer cleanup()
-	day1, err := b.run(train, nil, "day-one", pipeline.LearnAnnotations)
+	defer os.RemoveAll(dir)
+	test, ctest := filepath.Join(dir, "bonn-test.edf"), cc
+	ctest.Seed = cc.Seed + 1 // as concat-eval's test recording
+	if err := writeConcat(data, test, "b", ctest, progress); err != nil {
+		return res, err
+	}
+	segs, err := bonn.Load(data, "Z", "O", "N", "F", "S")
 	if err != nil {
 		return res, err
 	}
-	blob, err := day1.model.MarshalBinary()
+	if segs, err = halfOf(segs, "a"); err != nil {
+		return res, err
+	}
+	meta, d, err := dayone.Build(segs, "a", b.mf.features(), b.mf.classifierConfig(0), cc.Seed)
 	if err != nil {
 		return res, err
 	}
-	model := func() (classifier.Model, error) { return classifier.Load(blob) } // a fresh copy of the day-one model
-	m, err := model()
+	blob, err := modelfile.Encode(meta, d.Model)
 	if err != nil {
 		return res, err
 	}
-	off, err := b.run(test, m, phaseNoFeedback, pipeline.LearnOff)
+	model := func() (classifier.Model, *modelfile.Meta, error) { // a fresh copy of the day-one model
+		meta, m, err := modelfile.Decode(blob)
+		return m, &meta, err
+	}
+	m, mm, err := model()
 	if err != nil {
 		return res, err
 	}
-	if m, err = model(); err != nil {
+	off, err := b.run(test, m, mm, phaseNoFeedback, pipeline.LearnOff)
+	if err != nil {
+		return res, err
+	}
+	if m, mm, err = model(); err != nil {
 		return res, err
 	}
 	clin := bonn.NewClinician(off.annotations, markDelay)
-	on, err := b.run(test, m, phaseFeedback, pipeline.LearnFeedback, clin)
+	on, err := b.run(test, m, mm, phaseFeedback, pipeline.LearnFeedback, clin)
 	if err != nil {
 		return res, err
 	}

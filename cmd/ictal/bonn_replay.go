@@ -15,6 +15,7 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/bonn"
+	"github.com/ictal/ictal/internal/modelfile"
 )
 
 // splicePair writes, as concat-eval and feedback-eval use them, a
@@ -71,10 +72,11 @@ func newBonnReplay(mf *modelFlags, plotDir string, enc *json.Encoder, stderr io.
 	return &bonnReplay{ctx: ctx, mf: mf, plotDir: plotDir, enc: enc, log: log}, stop
 }
 
-// run replays the recording at path with model (a new one when nil),
-// learning in mode, with sinks added to the pipeline's; label names the
-// replay in its report and its score trace.
-func (b *bonnReplay) run(path string, model classifier.Model, label, mode string, sinks ...alert.Sink) (replayed, error) {
+// run replays the recording at path with model (a new one when nil; meta,
+// when not nil, its record: see runFile), learning in mode, with sinks
+// added to the pipeline's; label names the replay in its report and its
+// score trace.
+func (b *bonnReplay) run(path string, model classifier.Model, meta *modelfile.Meta, label, mode string, sinks ...alert.Sink) (replayed, error) {
 	mf := b.mf
 	r, _, err := mf.open(path)
 	if err != nil {
@@ -91,7 +93,7 @@ func (b *bonnReplay) run(path string, model classifier.Model, label, mode string
 		}
 	}
 	tr := &alert.EventLog{Scores: b.plotDir != ""}
-	rep, err := runFile(b.ctx, path, r, model, nil, mf, mode, append([]alert.Sink{tr}, sinks...), b.log)
+	rep, err := runFile(b.ctx, path, r, model, meta, mf, mode, append([]alert.Sink{tr}, sinks...), b.log)
 	if err != nil {
 		return replayed{}, err
 	}
