@@ -63,21 +63,11 @@ type Config struct {
 var ErrConfig = errors.New("artifact: invalid config")
 
 func (c Config) withDefaults() (Config, error) {
-	if c.MuscleRise == 0 {
-		c.MuscleRise = DefaultMuscleRise
-	}
-	if c.EyeRise == 0 {
-		c.EyeRise = DefaultEyeRise
-	}
-	if c.StepRise == 0 {
-		c.StepRise = DefaultStepRise
-	}
-	if c.StepFloor == 0 {
-		c.StepFloor = DefaultStepFloor
-	}
-	if c.Settle == 0 {
-		c.Settle = DefaultSettle
-	}
+	orDefault(&c.MuscleRise, DefaultMuscleRise)
+	orDefault(&c.EyeRise, DefaultEyeRise)
+	orDefault(&c.StepRise, DefaultStepRise)
+	orDefault(&c.StepFloor, DefaultStepFloor)
+	orDefault(&c.Settle, DefaultSettle)
 	for _, f := range []struct {
 		name string
 		v    float64
@@ -86,9 +76,7 @@ func (c Config) withDefaults() (Config, error) {
 			return c, fmt.Errorf("%w: %s %g: want a value in (0, 1000)", ErrConfig, f.name, f.v)
 		}
 	}
-	if c.Warmup == 0 {
-		c.Warmup = DefaultWarmup
-	}
+	orDefault(&c.Warmup, DefaultWarmup)
 	if c.Warmup > time.Hour {
 		return c, fmt.Errorf("%w: warmup %v: want at most 1h (negative: none)", ErrConfig, c.Warmup)
 	}
@@ -96,6 +84,14 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: settle %v: want 1s to 24h", ErrConfig, c.Settle)
 	}
 	return c, nil
+}
+
+// orDefault sets *v to def when it is zero.
+func orDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }
 
 // Measures are one channel's measures of one window, as features.Extractor
