@@ -63,21 +63,11 @@ type Config struct {
 var ErrConfig = errors.New("artifact: invalid config")
 
 func (c Config) withDefaults() (Config, error) {
-	if c.MuscleRise == 0 {
-		c.MuscleRise = DefaultMuscleRise
-	}
-	if c.EyeRise == 0 {
-		c.EyeRise = DefaultEyeRise
-	}
-	if c.StepRise == 0 {
-		c.StepRise = DefaultStepRise
-	}
-	if c.StepFloor == 0 {
-		c.StepFloor = DefaultStepFloor
-	}
-	if c.Settle == 0 {
-		c.Settle = DefaultSettle
-	}
+	orDefault(&c.MuscleRise, DefaultMuscleRise)
+	orDefault(&c.EyeRise, DefaultEyeRise)
+	orDefault(&c.StepRise, DefaultStepRise)
+	orDefault(&c.StepFloor, DefaultStepFloor)
+	orDefault(&c.Settle, DefaultSettle)
 	for _, f := range []struct {
 		name string
 		v    float64
@@ -86,9 +76,7 @@ func (c Config) withDefaults() (Config, error) {
 			return c, fmt.Errorf("%w: %s %g: want a value in (0, 1000)", ErrConfig, f.name, f.v)
 		}
 	}
-	if c.Warmup == 0 {
-		c.Warmup = DefaultWarmup
-	}
+	orDefault(&c.Warmup, DefaultWarmup)
 	if c.Warmup > time.Hour {
 		return c, fmt.Errorf("%w: warmup %v: want at most 1h (negative: none)", ErrConfig, c.Warmup)
 	}
@@ -96,6 +84,14 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: settle %v: want 1s to 24h", ErrConfig, c.Settle)
 	}
 	return c, nil
+}
+
+// orDefault sets *v to def when it is zero.
+func orDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }
 
 // Measures are one channel's measures of one window, as features.Extractor
@@ -217,19 +213,13 @@ func (d *Detector) Judge(m []Measures) Verdict {
 func logStep(s float64) float64 { return math.Log(max(s, 1)) }
 
 func (d *Detector) rules(m []Measures) Verdict {
-	// Electrode: a step of at least StepFloor µV and StepRise over the
-	// channel's background step (a pop), or a rise of every band by
-	// MuscleRise or more (movement: cable sway and electrode shifts are
-	// broadband, a cortical rhythm is not).
+	// Electrode: a pop or a movement, unless γ rose most (an EMG burst's
+	// spikes make large steps and raise every band too, but γ most).
 	d.hits = d.hits[:0]
 	for c := range m {
 		r := d.rise[c]
-		// Unless γ rose most: an EMG burst's spikes make large steps and
-		// raise every band too, but γ most; a step's own spectrum falls as
-		// 1/f² and cable sway is slow, raising δ most.
 		emg := r.Gamma >= d.muscle && r.Gamma > max(r.Delta, r.Theta, r.Alpha)
-		pop := m[c].Step >= d.cfg.StepFloor && r.Step >= d.stp
-		if !emg && (pop || min(r.Delta, r.Theta, r.Alpha, r.Beta, r.Gamma) >= d.muscle) {
+		if !emg && (d.pop(c, m) || d.movement(c, m)) {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -237,12 +227,13 @@ func (d *Detector) rules(m []Measures) Verdict {
 		return Verdict{Electrode, d.hits}
 	}
 	// Muscle: γ power MuscleRise over background, and more than the rise
-	// of every lower band up to α (EMG is broadband and rises most at the
-	// top; a seizure's rhythm raises the low bands most).
+	// of every lower band up to α or to within 3 dB of their sum (EMG is
+	// broadband and rises most at the top; a seizure's rhythm raises the
+	// low bands most), in a spectrum that is flat above 13 Hz (emg).
 	for c := range m {
 		r := d.rise[c]
 		lower := logAdd(logAdd(m[c].Delta, m[c].Theta), m[c].Alpha)
-		if r.Gamma >= d.muscle && (r.Gamma > max(r.Delta, r.Theta, r.Alpha) || m[c].Gamma >= lower-math.Ln2) {
+		if r.Gamma >= d.muscle && (r.Gamma > max(r.Delta, r.Theta, r.Alpha) || m[c].Gamma >= lower-math.Ln2) && emgFlat(m[c]) {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -273,6 +264,47 @@ func (d *Detector) rules(m []Measures) Verdict {
 	}
 	return Verdict{}
 }
+
+// pop reports whether channel c's largest step is an electrode pop: at
+// least StepFloor µV and StepRise over the channel's usual largest step,
+// with β power rising by less than half as many dB. A lone step's
+// spectrum falls as 1/f², so its energy lies in δ and β barely moves; the
+// spikes of an epileptic discharge raise the steps and β alike (Bonn set
+// S against its splice's background: step rise 19 dB, β rise 20 dB,
+// medians).
+func (d *Detector) pop(c int, m []Measures) bool {
+	r := d.rise[c]
+	return m[c].Step >= d.cfg.StepFloor && r.Step >= d.stp && r.Beta < r.Step/2
+}
+
+// movement reports whether channel c's window looks like electrode or
+// cable movement: every band from δ to γ MuscleRise or more over the
+// background, the power below 8 Hz most of all, by slowMargin over α and
+// β. Movement's potentials are slow and their spectrum falls steeply
+// with frequency; a seizure's rhythm raises its own band (θ to β, in
+// most) at least as much as δ.
+func (d *Detector) movement(c int, m []Measures) bool {
+	r := d.rise[c]
+	return min(r.Delta, r.Theta, r.Alpha, r.Beta, r.Gamma) >= d.muscle && d.low(c, m) >= max(r.Alpha, r.Beta)+slowMargin
+}
+
+// slowMargin is how much more, in natural-log units of power, the power
+// below 8 Hz must rise than α and β for a broadband rise to be movement
+// (5 dB).
+var slowMargin = dB(5)
+
+// emgFloor is how far γ power may lie below β power in a window whose γ
+// rise is muscle (−6 dB). See emgFlat.
+var emgFloor = dB(-6)
+
+// emgFlat reports whether a channel's spectrum is flat enough above 13 Hz
+// for its γ power to be EMG: γ (30–70 Hz) at least β (13–30 Hz) less
+// 6 dB. EMG's power density is about flat from 20 to over 100 Hz, which
+// puts γ 3–4 dB above β for the band widths; EEG, ictal discharges
+// included, falls with frequency and puts γ 9–22 dB below β (Bonn sets,
+// 10th to 90th percentile of windows; their amplifier's 40 Hz low-pass
+// steepens the fall).
+func emgFlat(m Measures) bool { return m.Gamma-m.Beta >= emgFloor }
 
 // startup is the eye rule for a window with no background to compare
 // with: a frontal channel's power below 8 Hz EyeRise or more above the

@@ -166,11 +166,16 @@ func TestRules(t *testing.T) {
 		{"clean", func([]artifact.Measures) {}, artifact.None, nil},
 		{"pop", func(m []artifact.Measures) { m[2].Step = 400 }, artifact.Electrode, []int{2}},
 		{"small step is no pop", func(m []artifact.Measures) { m[2].Step = 90 }, artifact.None, nil},
-		{"movement", func(m []artifact.Measures) {
-			m[3] = artifact.Measures{Delta: 7, Theta: 6.5, Alpha: 6.5, Beta: 6, Gamma: 5, Step: 20}
+		{"movement", func(m []artifact.Measures) { // slow bands +17 dB, the rest +11 dB
+			m[3] = artifact.Measures{Delta: 8, Theta: 7.5, Alpha: 6, Beta: 5.5, Gamma: 4.5, Step: 20}
 		}, artifact.Electrode, []int{3}},
+		{"a discharge raising every band is no movement", func(m []artifact.Measures) { // θ–β +17 dB, δ +15 dB
+			m[3] = artifact.Measures{Delta: 7.5, Theta: 7.5, Alpha: 7.5, Beta: 7, Gamma: 5.5, Step: 300}
+		}, artifact.None, nil},
+		{"spikes that raise β are no pop", func(m []artifact.Measures) { m[2].Step, m[2].Beta = 400, 7.5 }, artifact.None, nil},
 		{"jaw clench", func(m []artifact.Measures) { m[2].Gamma, m[3].Gamma = 5, 5.5 }, artifact.Muscle, []int{2, 3}},
 		{"rhythm is not muscle", func(m []artifact.Measures) { m[2].Gamma, m[2].Theta = 5, 8 }, artifact.None, nil},
+		{"γ far below β is not muscle", func(m []artifact.Measures) { m[2].Gamma, m[2].Beta = 5, 8 }, artifact.None, nil},
 		{"blink", func(m []artifact.Measures) { m[0].Delta, m[1].Delta = 7, 6.8 }, artifact.Eye, []int{0, 1}},
 		{"slow waves everywhere are not a blink", func(m []artifact.Measures) {
 			for c := range m {

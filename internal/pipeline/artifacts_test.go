@@ -80,7 +80,23 @@ func TestArtifactsOnRealCyton(t *testing.T) {
 			t.Errorf("%d of the windows ending at %d–%d s are %s, want at least %d (all: %v)", n, w.from, w.to, w.kinds, w.least, kinds)
 		}
 	}
+	// Jaw clenches: at least 90 % of their ten windows (10–15 s, 83–86 s)
+	// gated; all ten are, before and after the rules were made specific
+	// to spare seizure EEG (TestBonnGating).
+	jaw := 0
+	for _, s := range []int{10, 11, 12, 13, 14, 15, 83, 84, 85, 86} {
+		if k := kinds[time.Duration(s)*time.Second]; k == "muscle" || k == "electrode" {
+			jaw++
+		}
+	}
+	if jaw < 9 {
+		t.Errorf("%d of the 10 jaw-clench windows gated as muscle or electrode, want at least 9", jaw)
+	}
 	st := p.Stats()
+	// The Cyton recording has no saturated, flat or invalid stretch.
+	if st.ElectrodeOff != 0 || st.SignalLost != 0 {
+		t.Errorf("%d windows electrode-off, %d signal-lost, want none", st.ElectrodeOff, st.SignalLost)
+	}
 	if st.Artifact != int64(len(kinds)) {
 		t.Errorf("Stats.Artifact = %d, %d windows were in state artifact", st.Artifact, len(kinds))
 	}
@@ -95,5 +111,5 @@ func TestArtifactsOnRealCyton(t *testing.T) {
 			t.Errorf("artifact state without kind or channels: %+v", s)
 		}
 	}
-	t.Logf("%d windows, %d artifact: %v", st.Windows, st.Artifact, kinds)
+	t.Logf("%d windows, %d artifact, %d jaw-clench windows gated: %v", st.Windows, st.Artifact, jaw, kinds)
 }
