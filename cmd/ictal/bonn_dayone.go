@@ -24,6 +24,7 @@ type dayOneReport struct {
 	N               int     `json:"n"`
 	RuleSensitivity float64 `json:"rule_sensitivity"`
 	RuleFalseAlarms int     `json:"rule_false_alarm_segments"`
+	PredictedFA     float64 `json:"predicted_false_alarms_per_24h"`
 	OtherSegments   int     `json:"other_segments"`
 	Slope           float64 `json:"slope"`
 	Intercept       float64 `json:"intercept"`
@@ -62,5 +63,5 @@ func writeDayOne(data, path, half, task string, mf *modelFlags, stdout io.Writer
 	return json.NewEncoder(stdout).Encode(dayOneReport{Type: "day-one", File: path, Half: half, Segments: len(segs),
 		Windows: d.Windows, SeizureWindows: d.Positives, OOFWindowAUC: d.OOFWindowAUC,
 		Threshold: d.Rule.Threshold, K: d.Rule.K, N: d.Rule.N, RuleSensitivity: d.RuleSensitivity,
-		RuleFalseAlarms: d.RuleFalseAlarms, OtherSegments: d.Negatives, Slope: d.Scoring.Slope, Intercept: d.Scoring.Intercept})
+		RuleFalseAlarms: d.RuleFalseAlarms, PredictedFA: d.PredictedFAPerDay, OtherSegments: d.Negatives, Slope: d.Scoring.Slope, Intercept: d.Scoring.Intercept})
 }

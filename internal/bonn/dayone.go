@@ -44,6 +44,10 @@ type DayOne struct {
 	OOFWindowAUC               float64
 	RuleSensitivity            float64
 	RuleFalseAlarms, Negatives int
+	// PredictedFAPerDay is what the rule's false alarms on the training
+	// segments predict for a spliced recording of them: the fraction of
+	// non-ictal segments it alerts in, times the segments in 24 h.
+	PredictedFAPerDay float64
 	// Positives and Windows count the ictal and all training windows.
 	Positives, Windows int
 }
@@ -219,6 +223,7 @@ func BuildDayOne(segs []Segment, cfg DayOneConfig) (*DayOne, error) {
 	}
 	d.Rule = alert.DetectorConfig{Threshold: best.th, K: best.k, N: best.n}
 	d.RuleSensitivity, d.RuleFalseAlarms, d.Negatives = best.sens, best.fa, len(segs)-nIctal
+	d.PredictedFAPerDay = float64(best.fa) / float64(d.Negatives) * 86400 / (SegmentSamples / Rate)
 
 	// 5: the model.
 	if d.Model, err = learnWindows(vecs, y, func(int) bool { return true }, mc, cfg.Seed, 0); err != nil {
