@@ -191,8 +191,11 @@ func (b *Baseline) Location(c, i int) float64 { return b.loc[c*len(b.feats)+i] }
 
 // BaselineState is a Baseline's statistics, for a checkpoint.
 type BaselineState struct {
-	Features []string  `json:"features"`
-	Channels int       `json:"channels"`
+	Features []string `json:"features"`
+	Channels int      `json:"channels"`
+	// Labels optionally names the channels (the pipeline sets them, and
+	// starts a montage whose labels differ from the population instead).
+	Labels   []string  `json:"labels,omitempty"`
 	Location []float64 `json:"location"` // channel-major
 	Scale    []float64 `json:"scale"`
 	Windows  []float64 `json:"windows"` // per channel

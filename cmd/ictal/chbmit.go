@@ -116,6 +116,7 @@ func runCHBMIT(args []string, stdout, stderr io.Writer) error {
 	text := fs.Bool("text", false, "print a table per patient and overall instead of JSON lines")
 	var mf modelFlags
 	mf.add(fs)
+	mf.addFrom(fs)
 	if err := parseArgs(fs, args, 0, "unexpected arguments"); err != nil {
 		return err
 	}
@@ -209,7 +210,7 @@ func (c *chbmitCase) replay(ctx context.Context, f chbmit.File, model *classifie
 	if *model, err = trainModel(*model, meta, r, path, &c.mf); err != nil {
 		return fileReport{}, err
 	}
-	rep, err := runFile(ctx, path, withLabels{Source: r, iv: f.Intervals()}, *model, nil, &c.mf, mode, nil, log)
+	rep, err := runFile(ctx, path, withLabels{Source: r, iv: f.Intervals()}, *model, meta, &c.mf, mode, nil, log)
 	if err == nil && mode == pipeline.LearnAnnotations {
 		meta.Training = append(meta.Training, trainedOn(path, rep))
 	}

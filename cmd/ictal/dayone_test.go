@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ictal/ictal/internal/datadir"
+	"github.com/ictal/ictal/internal/modelfile"
 )
 
 // TestDayOneQuietOnRealNonSeizureEEG: `ictal replay -learn off FILE`,
@@ -52,5 +54,36 @@ func TestDayOneQuietOnRealNonSeizureEEG(t *testing.T) {
 		if file.Channels == 0 || f.usable && file.Usable == 0 {
 			t.Errorf("%s: %d channels, %d usable windows scored", f.path[len(f.path)-1], file.Channels, file.Usable)
 		}
+	}
+}
+
+// TestTrainFromDayOne: `train -from dayone` adapts the day-one model to a
+// patient's recordings of any montage (4 channels, then 8: a per-channel
+// model fits both), keeps its scoring, rule and provenance, records the
+// patient's baseline, and replay scores with the result.
+func TestTrainFromDayOne(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c8 := synthFiles(t, dir)
+	model := filepath.Join(dir, "p.model")
+	var out, errb bytes.Buffer
+	if code := run([]string{"train", "-from", "dayone", "-o", model, a, c8}, &out, &errb); code != 0 {
+		t.Fatalf("train -from dayone: %s", errb.String())
+	}
+	meta, _, err := modelfile.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !meta.PerChannel() || meta.Rule == nil || len(meta.Training) != 7 || meta.Training[0].File != "bonn/Z" || meta.Training[6].File != "c8.edf" {
+		t.Errorf("adapted model's record: per channel %v, rule %v, training %+v", meta.PerChannel(), meta.Rule, meta.Training)
+	}
+	if bl := meta.Scoring.Baseline; bl == nil || bl.Channels != 8 {
+		t.Errorf("baseline %+v: want the last recording's 8 channels", bl)
+	}
+	out.Reset()
+	if code := run([]string{"replay", "-learn", "off", "-model", model, b}, &out, &errb); code != 0 || !strings.Contains(out.String(), `"type":"file"`) {
+		t.Errorf("replay with the adapted model: %d %s", code, errb.String())
+	}
+	if code := run([]string{"train", "-from", "yesterday", "-o", model, a}, &out, &errb); code == 0 || !strings.Contains(errb.String(), `-from "yesterday"`) {
+		t.Errorf("train -from yesterday: %d %s", code, errb.String())
 	}
 }

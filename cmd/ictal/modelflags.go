@@ -30,6 +30,13 @@ type modelFlags struct {
 	condition       bool
 	mains           string
 	artifacts       bool
+	from            string // train, chbmit: the model training starts from
+}
+
+// addFrom registers -from, the model training starts from (train and
+// chbmit).
+func (m *modelFlags) addFrom(fs *flag.FlagSet) {
+	fs.StringVar(&m.from, "from", modelNew, `the model to start from: "new" (untrained, of the model flags, scoring the whole feature vector) or "dayone" (the day-one model, per channel: training adapts it to the patient)`)
 }
 
 // shapesModel reports whether the flags ask for a model other than the

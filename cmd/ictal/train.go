@@ -15,6 +15,7 @@ import (
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/cli"
+	"github.com/ictal/ictal/internal/dayone"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
@@ -26,6 +27,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the seizures of the recordings (by base name), instead of their annotations")
 	var mf modelFlags
 	mf.add(fs)
+	mf.addFrom(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -60,7 +62,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stderr, "training on %s…\n", path)
-		rep, err := runFile(ctx, path, src, model, nil, &mf, pipeline.LearnAnnotations, nil, log)
+		rep, err := runFile(ctx, path, src, model, &meta, &mf, pipeline.LearnAnnotations, nil, log)
 		rep.Labels = *labels
 		r.Close()
 		if err != nil {
@@ -85,11 +87,12 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// trainModel returns the model to train on the recording r at path: a new
-// one for the first recording, whose pipeline *meta then describes, or
-// model itself when r makes the same features (a recording of another
-// montage or rate the features cannot follow is refused, naming the
-// difference).
+// trainModel returns the model to train on the recording r at path: for
+// the first recording a new one (or, with -from dayone, the day-one
+// model), whose pipeline *meta then describes, or model itself when r
+// makes the same features (a recording of another montage or rate the
+// features cannot follow is refused, naming the difference; a per-channel
+// model fits any).
 func trainModel(model classifier.Model, meta *modelfile.Meta, r acquire.Source, path string, mf *modelFlags) (classifier.Model, error) {
 	want, err := modelfile.Describe(mf.features(), r.Info())
 	if err != nil {
@@ -100,6 +103,25 @@ func trainModel(model classifier.Model, meta *modelfile.Meta, r acquire.Source, 
 			return nil, fmt.Errorf("%s does not fit the model trained on %s: %w", path, meta.Training[0].File, err)
 		}
 		return model, nil
+	}
+	switch mf.from {
+	case "dayone":
+		dm, m, err := dayone.Load()
+		if err != nil {
+			return nil, err
+		}
+		if err := dm.Check(want); err != nil {
+			return nil, fmt.Errorf("%s: -from dayone: %w", path, err)
+		}
+		training := dm.Training
+		*meta = want
+		meta.Scoring, meta.Rule, meta.Rate, meta.Channels = dm.Scoring, dm.Rule, 0, nil
+		meta.Training = append([]modelfile.Recording(nil), training...)
+		meta.Classifier = m.Config()
+		return m, nil
+	case modelNew, "":
+	default:
+		return nil, fmt.Errorf("-from %q: want new or dayone", mf.from)
 	}
 	if model, err = mf.newModel(want.Features.Dim); err != nil {
 		return nil, err

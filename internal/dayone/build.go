@@ -10,13 +10,13 @@ import (
 
 // Build builds a day-one model from the Bonn segments segs (all of them,
 // or one half, as half names it: "a" or "b" for the odd or even numbered,
-// "" for all) with internal/bonn.BuildDayOne, and returns it with the
+// "" for all) with BuildDayOne, and returns it with the
 // metadata its file records: the features and conditioning, no montage
 // or rate (it fits any), its scoring and decision rule, the segments it
 // learned from, and Program (the command, so that the same data, seed
 // and features give the same bytes).
-func Build(segs []bonn.Segment, half string, fc features.Config, mc classifier.Config, seed uint64) (modelfile.Meta, *bonn.DayOne, error) {
-	d, err := bonn.BuildDayOne(segs, bonn.DayOneConfig{Model: mc, Features: fc, Seed: seed})
+func Build(segs []bonn.Segment, half string, fc features.Config, mc classifier.Config, seed uint64) (modelfile.Meta, *DayOne, error) {
+	d, err := BuildDayOne(segs, DayOneConfig{Model: mc, Features: fc, Seed: seed})
 	if err != nil {
 		return modelfile.Meta{}, nil, err
 	}

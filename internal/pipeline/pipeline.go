@@ -129,7 +129,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 	if feats == nil {
 		feats = features.AllFeatures()
 	}
-	sc, err := newScorer(c.Scoring, model, ext, len(labels), feats)
+	sc, err := newScorer(c.Scoring, model, ext, fcfg.Labels, feats, log)
 	if err != nil {
 		return nil, err
 	}

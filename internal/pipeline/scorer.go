@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ictal/ictal/classifier"
@@ -39,7 +42,8 @@ type Scoring struct {
 	Slope      float64              `json:"slope,omitempty"`  // default 1
 	Intercept  float64              `json:"intercept,omitempty"`
 	// Baseline restores the patient's statistics saved in a checkpoint
-	// (State); nil starts from Population.
+	// (Pipeline.Baseline); nil, or a state of other channels (another
+	// montage: the labels differ), starts from Population.
 	Baseline *features.BaselineState `json:"baseline,omitempty"`
 }
 
@@ -86,20 +90,22 @@ func (s Scoring) withDefaults() (Scoring, error) {
 // scorer turns a window's vector into its score and the vectors the model
 // learns. It allocates nothing per window.
 type scorer struct {
-	cfg   Scoring
-	model classifier.Model
-	grade classifier.Grader // per-channel mode
-	ch, f int               // channels, features per channel
-	base  *features.Baseline
-	z     []float64 // the window normalised, ch × f (per-channel mode)
-	marg  []float64 // per channel
-	order []int     // channels by margin, highest first (first TopK valid)
-	hist  []float64 // last Smooth window margins, a ring
-	nhist int
+	cfg    Scoring
+	model  classifier.Model
+	grade  classifier.Grader // per-channel mode
+	ch, f  int               // channels, features per channel
+	base   *features.Baseline
+	z      []float64 // the window normalised, ch × f (per-channel mode)
+	marg   []float64 // per channel
+	order  []int     // channels by margin, highest first (first TopK valid)
+	hist   []float64 // last Smooth window margins, a ring
+	nhist  int
+	labels []string // the channels, recorded with the baseline
 }
 
 // newScorer checks the model against the extractor and builds the scorer.
-func newScorer(cfg Scoring, model classifier.Model, ext *features.Extractor, channels int, feats []features.Feature) (*scorer, error) {
+func newScorer(cfg Scoring, model classifier.Model, ext *features.Extractor, labels []string, feats []features.Feature, log *slog.Logger) (*scorer, error) {
+	channels := len(labels)
 	s := &scorer{cfg: cfg, model: model}
 	if !cfg.PerChannel {
 		if got, want := model.Config().Features, ext.Dim(); got != want {
@@ -121,12 +127,15 @@ func newScorer(cfg Scoring, model classifier.Model, ext *features.Extractor, cha
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	if cfg.Baseline != nil {
-		if err := base.Restore(*cfg.Baseline); err != nil {
+	if b := cfg.Baseline; b != nil && !slices.Equal(b.Labels, labels) {
+		log.Info("the saved baseline is of other channels: starting from the population's",
+			slog.String("saved", strings.Join(b.Labels, ",")), slog.String("channels", strings.Join(labels, ",")))
+	} else if b != nil {
+		if err := base.Restore(*b); err != nil {
 			return nil, fmt.Errorf("%w: scoring.baseline: %v", ErrConfig, err)
 		}
 	}
-	s.grade, s.ch, s.f, s.base = g, channels, len(feats), base
+	s.grade, s.ch, s.f, s.base, s.labels = g, channels, len(feats), base, labels
 	s.z = make([]float64, channels*len(feats))
 	s.marg = make([]float64, channels)
 	s.order = make([]int, channels)
@@ -246,6 +255,7 @@ func (s *scorer) state() *features.BaselineState {
 		return nil
 	}
 	st := s.base.State()
+	st.Labels = append([]string(nil), s.labels...)
 	return &st
 }
 

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -148,6 +149,10 @@ func TestPerChannelSteadyStateAllocs(t *testing.T) {
 // refused by New, naming what is wrong.
 func TestScoringConfigErrors(t *testing.T) {
 	src := newPatient(t, 4, time.Minute, 0, 1)
+	var labels []string
+	for _, ch := range src.Info().Channels {
+		labels = append(labels, strings.TrimPrefix(ch.Label, "EEG "))
+	}
 	bad := *unitPopulation()
 	bad.Scale = bad.Scale[:3]
 	for name, c := range map[string]struct {
@@ -161,11 +166,39 @@ func TestScoringConfigErrors(t *testing.T) {
 		"summaries":       {Scoring{PerChannel: true, Population: unitPopulation()}, features.Config{Summaries: true}, channelModel(t)},
 		"negative slope":  {Scoring{PerChannel: true, Population: unitPopulation(), Slope: -1}, defaultFeatures, channelModel(t)},
 		"smooth too long": {Scoring{PerChannel: true, Population: unitPopulation(), Smooth: 1000}, defaultFeatures, channelModel(t)},
-		"baseline of 3 channels": {Scoring{PerChannel: true, Population: unitPopulation(),
-			Baseline: &features.BaselineState{Channels: 3}}, defaultFeatures, channelModel(t)},
+		"bad baseline": {Scoring{PerChannel: true, Population: unitPopulation(),
+			Baseline: &features.BaselineState{Channels: 4, Labels: labels}}, defaultFeatures, channelModel(t)},
 	} {
 		if _, err := New(src, c.fcfg, c.model, Config{Learning: Learning{Mode: LearnOff}, Scoring: c.sc}, nil, Hooks{}, nil); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: %v, want an ErrConfig", name, err)
 		}
+	}
+}
+
+// TestBaselineOfOtherChannels: a saved baseline is restored for the same
+// channels and set aside (the population's is used) for another montage.
+func TestBaselineOfOtherChannels(t *testing.T) {
+	src := newPatient(t, 4, 3*time.Minute, 0, 1)
+	sc := Scoring{PerChannel: true, Population: unitPopulation()}
+	p, err := New(src, defaultFeatures, channelModel(t), Config{Learning: Learning{Mode: LearnOff}, Scoring: sc}, nil, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, p)
+	saved := p.Baseline()
+	sc.Baseline = saved
+	again, err := New(newPatient(t, 4, time.Minute, 0, 1), defaultFeatures, channelModel(t), Config{Learning: Learning{Mode: LearnOff}, Scoring: sc}, nil, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := again.Baseline(); b.Windows[0] != saved.Windows[0] || b.Location[0] != saved.Location[0] {
+		t.Errorf("the same channels: baseline not restored (%v windows, want %v)", b.Windows[0], saved.Windows[0])
+	}
+	other, err := New(newPatient(t, 8, time.Minute, 0, 1), defaultFeatures, channelModel(t), Config{Learning: Learning{Mode: LearnOff}, Scoring: sc}, nil, Hooks{}, nil)
+	if err != nil {
+		t.Fatalf("another montage: %v", err)
+	}
+	if b := other.Baseline(); b.Channels != 8 || b.Windows[0] != 0 {
+		t.Errorf("another montage: baseline %d channels, %v windows: want the population's", b.Channels, b.Windows[0])
 	}
 }

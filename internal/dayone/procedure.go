@@ -1,4 +1,4 @@
-package bonn
+package dayone
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/internal/bonn"
 	"github.com/ictal/ictal/internal/paper"
 	"github.com/ictal/ictal/internal/pipeline"
 )
@@ -57,7 +58,7 @@ type DayOne struct {
 var rules = [][2]int{{1, 1}, {2, 2}, {2, 3}, {3, 3}, {3, 4}, {4, 4}, {4, 5}, {5, 6}}
 
 // BuildDayOne builds the generic model of the per-channel mode from the
-// segments (S ictal, the others not), by a procedure that looks at
+// Bonn segments (S ictal, the others not), by a procedure that looks at
 // nothing but these segments:
 //
 //  1. every segment's windows (one channel) give the feature vectors; the
@@ -76,7 +77,7 @@ var rules = [][2]int{{1, 1}, {2, 2}, {2, 3}, {3, 3}, {3, 4}, {4, 4}, {4, 5}, {5,
 //     the one alerting in the fewest others wins, then the one with the
 //     highest sensitivity, the shortest N, and the highest threshold;
 //  5. the model learns every window, in a seeded random order.
-func BuildDayOne(segs []Segment, cfg DayOneConfig) (*DayOne, error) {
+func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 	if cfg.Folds == 0 {
 		cfg.Folds = 5
 	}
@@ -88,9 +89,9 @@ func BuildDayOne(segs []Segment, cfg DayOneConfig) (*DayOne, error) {
 		feats = features.AllFeatures()
 	}
 	if cfg.Features.Summaries {
-		return nil, fmt.Errorf("bonn: a per-channel model takes no summaries")
+		return nil, fmt.Errorf("dayone: a per-channel model takes no summaries")
 	}
-	e, err := Extractor(cfg.Features)
+	e, err := bonn.Extractor(cfg.Features)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func BuildDayOne(segs []Segment, cfg DayOneConfig) (*DayOne, error) {
 	var background [][]float64
 	npos, nneg := 0, 0
 	for i, s := range segs {
-		vecs[i], y[i] = Vectors(s.X, e), s.Ictal()
+		vecs[i], y[i] = bonn.Vectors(s.X, e), s.Ictal()
 		if y[i] {
 			npos += len(vecs[i])
 		} else {
@@ -108,7 +109,7 @@ func BuildDayOne(segs []Segment, cfg DayOneConfig) (*DayOne, error) {
 		}
 	}
 	if npos == 0 || nneg == 0 {
-		return nil, fmt.Errorf("bonn: %d ictal and %d other windows: a day-one model needs both", npos, nneg)
+		return nil, fmt.Errorf("dayone: %d ictal and %d other windows: a day-one model needs both", npos, nneg)
 	}
 	pop, err := features.Standard(feats, 1, background)
 	if err != nil {
@@ -162,7 +163,7 @@ func BuildDayOne(segs []Segment, cfg DayOneConfig) (*DayOne, error) {
 	// 3: calibration.
 	sc.Slope, sc.Intercept = fitLogistic(all, ally)
 	if !(sc.Slope > 0) {
-		return nil, fmt.Errorf("bonn: the out-of-fold margins do not rank the classes (calibration slope %v)", sc.Slope)
+		return nil, fmt.Errorf("dayone: the out-of-fold margins do not rank the classes (calibration slope %v)", sc.Slope)
 	}
 	cal := func(m float64) float64 { return 1 / (1 + math.Exp(-(sc.Slope*m + sc.Intercept))) }
 
@@ -219,11 +220,11 @@ func BuildDayOne(segs []Segment, cfg DayOneConfig) (*DayOne, error) {
 		}
 	}
 	if !best.ok {
-		return nil, fmt.Errorf("bonn: no decision rule reaches sensitivity %v on the training segments", cfg.Sensitivity)
+		return nil, fmt.Errorf("dayone: no decision rule reaches sensitivity %v on the training segments", cfg.Sensitivity)
 	}
 	d.Rule = alert.DetectorConfig{Threshold: best.th, K: best.k, N: best.n}
 	d.RuleSensitivity, d.RuleFalseAlarms, d.Negatives = best.sens, best.fa, len(segs)-nIctal
-	d.PredictedFAPerDay = float64(best.fa) / float64(d.Negatives) * 86400 / (SegmentSamples / Rate)
+	d.PredictedFAPerDay = float64(best.fa) / float64(d.Negatives) * 86400 / (bonn.SegmentSamples / bonn.Rate)
 
 	// 5: the model.
 	if d.Model, err = learnWindows(vecs, y, func(int) bool { return true }, mc, cfg.Seed, 0); err != nil {
