@@ -88,6 +88,11 @@ func BenchmarkReplayHour(b *testing.B) {
 		fcfg.Conditioning.Off = v.condOff
 		b.Run(v.name, func(b *testing.B) { benchmarkReplay(b, path, time.Hour, fcfg, artifact.Config{Off: v.artifOff}) })
 	}
+	// The day-one path: one model grading every channel against its
+	// baseline, learning each channel.
+	b.Run("conditioning=on,artifacts=on,scoring=channel", func(b *testing.B) {
+		benchmarkReplayScoring(b, path, time.Hour, defaultFeatures, artifact.Config{}, Scoring{PerChannel: true, Population: unitPopulation()})
+	})
 }
 
 // BenchmarkReplayWide is BenchmarkReplayHour's default signal path
@@ -102,6 +107,10 @@ func BenchmarkReplayWide(b *testing.B) {
 }
 
 func benchmarkReplay(b *testing.B, path string, length time.Duration, fcfg features.Config, acfg artifact.Config) {
+	benchmarkReplayScoring(b, path, length, fcfg, acfg, Scoring{})
+}
+
+func benchmarkReplayScoring(b *testing.B, path string, length time.Duration, fcfg features.Config, acfg artifact.Config, sc Scoring) {
 	var rtf, rtfCPU, allocsPerFrame float64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -109,7 +118,11 @@ func benchmarkReplay(b *testing.B, path string, length time.Duration, fcfg featu
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := New(src, fcfg, newModel(b, src, fcfg, "UOB"), Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: acfg}, nil, Hooks{}, nil)
+		model := newModel(b, src, fcfg, "UOB")
+		if sc.PerChannel {
+			model = channelModel(b)
+		}
+		p, err := New(src, fcfg, model, Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: acfg, Scoring: sc}, nil, Hooks{}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
