@@ -132,7 +132,7 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 	if mc.C == 0 && assumesRatio(mc.Algorithm) {
 		mc.C = math.Round(float64(nneg)/float64(npos)*100) / 100
 	}
-	sc := pipeline.Scoring{PerChannel: true, Population: &pop, TopK: 1, Smooth: pipeline.DefaultSmooth, Slope: 1}
+	sc := pipeline.Scoring{PerChannel: true, Population: &pop, TopK: pipeline.DefaultTopK, Smooth: pipeline.DefaultSmooth, Slope: 1}
 
 	// 2: out-of-fold smoothed margins, per segment in window order.
 	oof := make([][]float64, len(segs))
