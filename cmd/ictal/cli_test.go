@@ -9,6 +9,14 @@ import (
 	"testing"
 )
 
+// runIctal runs ictal with args (a command and its arguments) and returns
+// what it printed and its exit code.
+func runIctal(args ...string) (stdout, stderr string, code int) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
 // helpArgs are every command and subcommand of ictal, asked for help.
 var helpArgs = [][]string{
 	{"synth"}, {"edf", "info"}, {"edf", "cat"}, {"convert"}, {"capture"}, {"train"}, {"replay"}, {"model", "info"},
