@@ -77,6 +77,9 @@ func TestFileEEG(t *testing.T) {
 			}
 		}
 	}
+	if f, ok := s.Lookup("chb12_26.edf"); ok {
+		t.Errorf("chb12_26.edf, not in the summary, found: %+v", f)
+	}
 	if eeg := (File{Channels: []string{"ECG", "-", "EKG1-CHIN", "LOC-ROC"}}).EEG(); eeg != nil {
 		t.Errorf("a montage of no EEG gives %q", eeg)
 	}
