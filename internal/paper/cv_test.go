@@ -3,6 +3,8 @@ package paper
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -93,6 +95,17 @@ func TestLoadDataFolderAndErrors(t *testing.T) {
 	p := datadir.Path(t, "data", "keel", "iris0.dat")
 	if _, err := LoadData([]string{p, p}); err == nil {
 		t.Error("a data set given twice accepted")
+	}
+	missing := filepath.Join(t.TempDir(), "none.dat")
+	if _, err := LoadData([]string{missing}); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("a missing file: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.dat")
+	if err := os.WriteFile(bad, []byte("not KEEL\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadData([]string{bad}); err == nil || !strings.Contains(err.Error(), "bad.dat") {
+		t.Errorf("a file that is not KEEL: %v", err)
 	}
 }
 
