@@ -17,6 +17,17 @@ func runIctal(args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
+// mustRun runs ictal with each of cmds (a command and its arguments) in
+// turn, failing the test at the first that exits non-zero.
+func mustRun(t *testing.T, cmds ...[]string) {
+	t.Helper()
+	for _, args := range cmds {
+		if _, stderr, code := runIctal(args...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
+}
+
 // helpArgs are every command and subcommand of ictal, asked for help.
 var helpArgs = [][]string{
 	{"synth"}, {"edf", "info"}, {"edf", "cat"}, {"convert"}, {"capture"}, {"train"}, {"replay"}, {"model", "info"},
