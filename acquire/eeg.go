@@ -67,7 +67,8 @@ func (c EEGChoice) Labels(info Info) []string {
 //     TRIG, Resp, SpO2 or SaO2) is not.
 //  6. The channels left (names that say nothing, "EXG Channel 0", "sine
 //     8 Hz") are EEG when no channel is named as EEG by rules 3 and 4 and
-//     their unit is a voltage; otherwise they are left out.
+//     their unit is a voltage; otherwise they are left out. An unused
+//     slot's mark ("-", ".", "--0") is left out either way.
 //
 // A source with no EEG channel is an error wrapping ErrNoEEG that lists
 // every channel and why it was left out.
@@ -107,6 +108,8 @@ func ChooseEEG(info Info, selection []string) (EEGChoice, error) {
 			switch {
 			case named > 0:
 				v, why = notEEG, fmt.Sprintf("not an EEG electrode name (channels named as EEG: %d)", named)
+			case isUnusedSlot(ch.Label):
+				v, why = notEEG, "an unused slot (the label has no letter or digit)"
 			case !isVoltage(ch.Unit):
 				v, why = notEEG, "no unit, and no channel is named as EEG"
 			default:
@@ -212,6 +215,17 @@ func isVoltage(unit string) bool {
 		return true
 	}
 	return false
+}
+
+// isUnusedSlot reports whether label marks an unused slot of a montage:
+// one or more "-" or "." and nothing else ("-", "."), or such a mark with
+// a repeat mark after it ("--0", as tools number CHB-MIT's repeats).
+func isUnusedSlot(label string) bool {
+	l := strings.TrimSpace(label)
+	if i := strings.LastIndexByte(l, '-'); i > 0 && digits(l[i+1:]) {
+		l = l[:i]
+	}
+	return l != "" && strings.Trim(l, "-.") == ""
 }
 
 // kind is a word a label may start with or contain, and what it says the

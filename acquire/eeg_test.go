@@ -75,6 +75,10 @@ func TestChooseEEG(t *testing.T) {
 			[]Channel{uv("EXG Channel 0"), uv("EXG Channel 1"), uv("Trigger"), {Label: "aux", Rate: 256}, {Label: "acc", Unit: "g", Rate: 256}},
 			nil, []string{"EXG Channel 0", "EXG Channel 1"},
 			[]string{"Trigger: triggers", "aux: no unit, and no channel is named as EEG", `acc: unit "g"`}},
+		{"unused slots are not EEG even where nothing is named", ByVoltage,
+			[]Channel{uv("F7-CS2"), uv("-"), uv("--0"), uv(" . "), uv("-1"), uv("EXG Channel 0")},
+			nil, []string{"F7-CS2", "-1", "EXG Channel 0"},
+			[]string{"-: an unused slot", "--0: an unused slot", " . : an unused slot"}},
 		{"named channels leave the unnamed ones out", ByLabels,
 			[]Channel{uv("EXG1"), uv("Cz")}, nil, []string{"Cz"}, []string{"EXG1: not an EEG electrode name (channels named as EEG: 1)"}},
 	}

@@ -331,17 +331,7 @@ func (w *Writer) flush() error {
 	}
 	ann := w.buf[w.annOff : w.annOff+w.annLen]
 	w.tal = AppendTAL(w.tal[:0], w.recordOnset(w.records), 0, false, "")
-	n := 0
-	for n < len(w.pending) {
-		a := &w.pending[n]
-		l := len(w.tal)
-		w.tal = AppendTAL(w.tal, a.Onset, a.Duration, a.HasDuration, a.Text)
-		if len(w.tal) > len(ann) {
-			w.tal = w.tal[:l]
-			break
-		}
-		n++
-	}
+	n := w.appendPending(len(ann))
 	w.pending = w.pending[:copy(w.pending, w.pending[n:])]
 	copy(ann, w.tal)
 	clear(ann[len(w.tal):])
@@ -356,6 +346,23 @@ func (w *Writer) flush() error {
 	return nil
 }
 
+// appendPending appends to w.tal the pending annotations, in order, as
+// long as w.tal stays within room bytes, and returns how many it appended.
+func (w *Writer) appendPending(room int) int {
+	n := 0
+	for n < len(w.pending) {
+		a := &w.pending[n]
+		l := len(w.tal)
+		w.tal = AppendTAL(w.tal, a.Onset, a.Duration, a.HasDuration, a.Text)
+		if len(w.tal) > room {
+			w.tal = w.tal[:l]
+			break
+		}
+		n++
+	}
+	return n
+}
+
 // backfill writes annotations still pending into the free annotation room
 // of the records already written.
 func (w *Writer) backfill() error {
@@ -368,17 +375,7 @@ func (w *Writer) backfill() error {
 	for i := int64(0); i < w.records && len(w.pending) > 0; i++ {
 		used := int(w.used[i])
 		w.tal = w.tal[:0]
-		n := 0
-		for n < len(w.pending) {
-			a := &w.pending[n]
-			l := len(w.tal)
-			w.tal = AppendTAL(w.tal, a.Onset, a.Duration, a.HasDuration, a.Text)
-			if used+len(w.tal) > w.annLen {
-				w.tal = w.tal[:l]
-				break
-			}
-			n++
-		}
+		n := w.appendPending(w.annLen - used)
 		if n == 0 {
 			continue
 		}

@@ -9,6 +9,25 @@ import (
 	"testing"
 )
 
+// runIctal runs ictal with args (a command and its arguments) and returns
+// what it printed and its exit code.
+func runIctal(args ...string) (stdout, stderr string, code int) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+// mustRun runs ictal with each of cmds (a command and its arguments) in
+// turn, failing the test at the first that exits non-zero.
+func mustRun(t *testing.T, cmds ...[]string) {
+	t.Helper()
+	for _, args := range cmds {
+		if _, stderr, code := runIctal(args...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
+}
+
 // helpArgs are every command and subcommand of ictal, asked for help.
 var helpArgs = [][]string{
 	{"synth"}, {"edf", "info"}, {"edf", "cat"}, {"convert"}, {"capture"}, {"train"}, {"replay"}, {"model", "info"},

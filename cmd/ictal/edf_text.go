@@ -33,36 +33,20 @@ func writeInfoText(w io.Writer, path string, in *info) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-
-	fmt.Fprintf(w, "\n%d signals\n", len(in.Signals))
-	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tlabel\trate (Hz)\tsamples/record\tunit\tphysical min..max\tdigital min..max\ttransducer\tprefilter")
+	rows := make([]string, len(in.Signals))
 	for i, s := range in.Signals {
 		rate := num(s.Rate)
 		if s.Annotation {
 			rate = "annotations"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s..%s\t%d..%d\t%s\t%s\n", i, s.Label, rate, s.SamplesPerRecord, s.PhysicalDimension,
+		rows[i] = fmt.Sprintf("%d\t%s\t%s\t%d\t%s\t%s..%s\t%d..%d\t%s\t%s", i, s.Label, rate, s.SamplesPerRecord, s.PhysicalDimension,
 			num(s.PhysicalMin), num(s.PhysicalMax), s.DigitalMin, s.DigitalMax, s.Transducer, s.Prefilter)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeTable(w, fmt.Sprintf("%d signals", len(rows)),
+		"#\tlabel\trate (Hz)\tsamples/record\tunit\tphysical min..max\tdigital min..max\ttransducer\tprefilter", rows); err != nil {
 		return err
 	}
-
-	fmt.Fprintf(w, "\n%d annotations (onsets in seconds from the first sample)\n", len(in.Annotations))
-	if len(in.Annotations) == 0 {
-		return nil
-	}
-	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "onset\tduration\ttext")
-	for _, a := range in.Annotations {
-		d := "-"
-		if a.Duration != nil {
-			d = num(*a.Duration)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", num(a.Onset), d, a.Text)
-	}
-	return tw.Flush()
+	return writeAnnotationTable(w, "annotations", in.Annotations)
 }
 
 // writeBoardInfoText prints `ictal edf info -text` for an OpenBCI GUI or
@@ -83,24 +67,46 @@ func writeBoardInfoText(w io.Writer, path string, in *boardInfo) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%d signals\n", len(in.Signals))
-	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tlabel\trate (Hz)\tunit")
+	rows := make([]string, len(in.Signals))
 	for i, s := range in.Signals {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i, s.Label, num(s.Rate), s.Unit)
+		rows[i] = fmt.Sprintf("%d\t%s\t%s\t%s", i, s.Label, num(s.Rate), s.Unit)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeTable(w, fmt.Sprintf("%d signals", len(rows)), "#\tlabel\trate (Hz)\tunit", rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%d markers (onsets in seconds from the first sample)\n", len(in.Annotations))
-	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	if len(in.Annotations) > 0 {
-		fmt.Fprintln(tw, "onset\tduration\ttext")
-	}
-	for _, a := range in.Annotations {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", num(a.Onset), num(*a.Duration), a.Text)
+	return writeAnnotationTable(w, "markers", in.Annotations)
+}
+
+// writeTable prints a blank line, title, and a table of header and rows
+// (cells split by tabs), aligned as the name–value lines above it are.
+func writeTable(w io.Writer, title, header string, rows []string) error {
+	fmt.Fprintf(w, "\n%s\n", title)
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, r)
 	}
 	return tw.Flush()
+}
+
+// writeAnnotationTable prints the count of annotations (what they are
+// called: "annotations", "markers") and, if there are any, writeTable's
+// table of their onsets, durations ("-" for none) and texts.
+func writeAnnotationTable(w io.Writer, what string, anns []infoAnnotation) error {
+	title := fmt.Sprintf("%d %s (onsets in seconds from the first sample)", len(anns), what)
+	if len(anns) == 0 {
+		_, err := fmt.Fprintf(w, "\n%s\n", title)
+		return err
+	}
+	rows := make([]string, len(anns))
+	for i, a := range anns {
+		d := "-"
+		if a.Duration != nil {
+			d = num(*a.Duration)
+		}
+		rows[i] = fmt.Sprintf("%s\t%s\t%s", num(a.Onset), d, a.Text)
+	}
+	return writeTable(w, title, "onset\tduration\ttext", rows)
 }
 
 // num formats v in its shortest form ("0.3945312", "128", "-8711").

@@ -38,7 +38,7 @@ func TestEDFInfoSubsecondStart(t *testing.T) {
 	firstRecord := 394531200 * time.Nanosecond // +0.3945312
 	spike := 2345703100 * time.Nanosecond      // +2.3457031, from the header's start
 
-	out, errOut, code := runEDFCommand(t, "info", path)
+	out, errOut, code := runIctal("edf", "info", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -81,7 +81,7 @@ func TestEDFInfoSubsecondStart(t *testing.T) {
 }
 
 func TestEDFInfoText(t *testing.T) {
-	out, errOut, code := runEDFCommand(t, "info", edfConformance(t, "pyedflib/test_subsecond.edf"), "-text")
+	out, errOut, code := runIctal("edf", "info", edfConformance(t, "pyedflib/test_subsecond.edf"), "-text")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -195,7 +195,7 @@ func TestEDFCatNoFloatNoise(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	out, errOut, code := runEDFCommand(t, "cat", path)
+	out, errOut, code := runIctal("edf", "cat", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

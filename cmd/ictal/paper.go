@@ -58,6 +58,46 @@ func listFlag(s string) []string {
 	return out
 }
 
+// paperFlags are the flags the paper's experiments share: what they
+// compare (-algorithm, -learner, -mode, for the commands that call
+// compare) and how they run (-seed, -workers, -q).
+type paperFlags struct {
+	algorithms, learners, modes *string
+	seed                        *uint64
+	workers                     *int
+	quiet                       *bool
+}
+
+// addPaperFlags adds -seed ("seed of " + seeds), -workers ("parallel " +
+// jobs) and -q to fs.
+func addPaperFlags(fs *flag.FlagSet, seeds, jobs string) *paperFlags {
+	return &paperFlags{
+		seed:    fs.Uint64("seed", 1, "seed of "+seeds),
+		workers: fs.Int("workers", 0, "parallel "+jobs+" (0: GOMAXPROCS)"),
+		quiet:   fs.Bool("q", false, "no progress on stderr"),
+	}
+}
+
+// compare adds -algorithm (by default algorithms), -learner and -mode, and
+// their old plural names, to fs.
+func (p *paperFlags) compare(fs *flag.FlagSet, algorithms string) {
+	p.algorithms = fs.String("algorithm", algorithms, "comma-separated algorithms (ictal replay and train: one)")
+	p.learners = fs.String("learner", "nb,lda,qda", "comma-separated base learners (ictal replay and train: one)")
+	p.modes = fs.String("mode", "online,batch", "comma-separated modes")
+	alias(fs, "algorithms", "algorithm")
+	alias(fs, "learners", "learner")
+	alias(fs, "modes", "mode")
+}
+
+// progress returns where the progress lines go: stderr, or nowhere (nil)
+// with -q.
+func (p *paperFlags) progress(stderr io.Writer) io.Writer {
+	if *p.quiet {
+		return nil
+	}
+	return stderr
+}
+
 // pathsFlag collects -data values; it may be given more than once.
 type pathsFlag []string
 
@@ -93,20 +133,13 @@ func runPaperCV(args []string, stdout, stderr io.Writer) error {
 		"The output is identical for any -workers.", stderr)
 	var data pathsFlag
 	fs.Var(&data, "data", "KEEL .dat file or folder of them (repeatable; more paths may follow)")
-	algs := fs.String("algorithm", "UOB,SB,AC2,CSB2,RUS1,RUS2,RUS3,SBO1,SBO2,SBO3,OzaBag,OzaBoost", "comma-separated algorithms (ictal replay and train: one)")
-	learners := fs.String("learner", "nb,lda,qda", "comma-separated base learners (ictal replay and train: one)")
-	modes := fs.String("mode", "online,batch", "comma-separated modes")
+	pf := addPaperFlags(fs, "folds, orders and ensembles", "jobs")
+	pf.compare(fs, "UOB,SB,AC2,CSB2,RUS1,RUS2,RUS3,SBO1,SBO2,SBO3,OzaBag,OzaBoost")
 	folds := fs.Int("folds", 5, "stratified cross-validation folds")
 	points := fs.Int("points", 10, "cost settings per ROC")
 	span := fs.Float64("span", 1, "widen the paper's cost ranges by this factor at both ends (C_N from 0.1/F to F; C from 1/F to F·ratio)")
 	hull := fs.Bool("hull", false, "also report auc_hull_mean: the AUC of the ROC convex hull of each fold's sweep")
 	literal := fs.Bool("literal-vote", false, "boosting members with ε > 0.5 vote for the other class, as the paper prints it, instead of abstaining (records carry \"vote\":\"literal\")")
-	seed := fs.Uint64("seed", 1, "seed of folds, orders and ensembles")
-	workers := fs.Int("workers", 0, "parallel jobs (0: GOMAXPROCS)")
-	quiet := fs.Bool("q", false, "no progress on stderr")
-	alias(fs, "algorithms", "algorithm")
-	alias(fs, "learners", "learner")
-	alias(fs, "modes", "mode")
 	if err := parseWithPaths(fs, args, &data); err != nil {
 		return err
 	}
@@ -118,8 +151,9 @@ func runPaperCV(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opt := paper.CVOptions{
-		Algorithms: listFlag(*algs), Learners: listFlag(*learners), Modes: listFlag(*modes),
-		Folds: *folds, Points: *points, Hull: *hull, Span: *span, LiteralVote: *literal, Seed: *seed, Workers: *workers,
+		Algorithms: listFlag(*pf.algorithms), Learners: listFlag(*pf.learners), Modes: listFlag(*pf.modes),
+		Folds: *folds, Points: *points, Hull: *hull, Span: *span, LiteralVote: *literal, Seed: *pf.seed, Workers: *pf.workers,
+		Progress: pf.progress(stderr),
 	}
 	if *folds < 2 {
 		return fmt.Errorf("-folds %d: want at least 2", *folds)
@@ -129,9 +163,6 @@ func runPaperCV(args []string, stdout, stderr io.Writer) error {
 	}
 	if *points < 1 {
 		return fmt.Errorf("-points %d: want at least 1", *points)
-	}
-	if !*quiet {
-		opt.Progress = stderr
 	}
 	return paper.RunCV(ds, opt, stdout)
 }

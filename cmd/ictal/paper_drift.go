@@ -26,9 +26,7 @@ func runPaperDrift(args []string, stdout, stderr io.Writer) error {
 	cp := fs.Float64("cp", 1, "AC2's cost C_P of a missed positive")
 	cn := fs.Float64("cn", 0.1, "AC2's cost C_N of a false alarm")
 	members := fs.Int("members", 10, "ensemble size M")
-	seed := fs.Uint64("seed", 1, "seed of streams and models")
-	workers := fs.Int("workers", 0, "parallel runs (0: GOMAXPROCS)")
-	quiet := fs.Bool("q", false, "no progress on stderr")
+	pf := addPaperFlags(fs, "streams and models", "runs")
 	alias(fs, "learners", "learner")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
@@ -40,11 +38,8 @@ func runPaperDrift(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-length %d -ratio %g: want at least 2 examples and a positive ratio", *length, *ratio)
 	}
 	opt := paper.DriftOptions{Streams: listFlag(*streams), Learners: listFlag(*learners), Runs: *runs,
-		Beta: *beta, Length: *length, Ratio: *ratio, Seed: *seed, Workers: *workers,
+		Beta: *beta, Length: *length, Ratio: *ratio, Seed: *pf.seed, Workers: *pf.workers, Progress: pf.progress(stderr),
 		Imbalance: *imbalance, Minority: *minority, Transition: *transition, AUC: *auc, Window: *window, Points: *points,
 		CP: *cp, CN: *cn, Members: *members}
-	if !*quiet {
-		opt.Progress = stderr
-	}
 	return paper.RunDrift(opt, stdout)
 }

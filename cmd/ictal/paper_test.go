@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,12 +9,6 @@ import (
 
 	"github.com/ictal/ictal/internal/datadir"
 )
-
-func runIctal(args ...string) (stdout, stderr string, code int) {
-	var o, e bytes.Buffer
-	code = run(args, &o, &e)
-	return o.String(), e.String(), code
-}
 
 func TestPaperCVDeterministicAcrossWorkers(t *testing.T) {
 	glass4 := datadir.Path(t, "data", "keel", "glass4.dat")

@@ -47,16 +47,11 @@ func TestReplayOfARecordingReproducesItsAlerts(t *testing.T) {
 	dir := t.TempDir()
 	train, live, model := filepath.Join(dir, "train.edf"), filepath.Join(dir, "live.edf"), filepath.Join(dir, "m.model")
 	recDir, alertsOut := filepath.Join(dir, "recordings"), filepath.Join(dir, "alerts.jsonl")
-	var out, errb bytes.Buffer
-	for _, args := range [][]string{
-		{"synth", "-o", train, "-duration", "20m", "-seizures", "3", "-seed", "3", "-channels", "4"},
-		{"synth", "-o", live, "-duration", "10m", "-seizures", "3", "-seed", "4", "-channels", "4"},
-		{"train", "-o", model, train},
-	} {
-		if code := run(args, &out, &errb); code != 0 {
-			t.Fatalf("%v: %s", args, errb.String())
-		}
-	}
+	mustRun(t,
+		[]string{"synth", "-o", train, "-duration", "20m", "-seizures", "3", "-seed", "3", "-channels", "4"},
+		[]string{"synth", "-o", live, "-duration", "10m", "-seizures", "3", "-seed", "4", "-channels", "4"},
+		[]string{"train", "-o", model, train},
+	)
 	cfg, err := daemon.ParseConfig(fmt.Sprintf(`
 [site]
 site = "ward-7"
@@ -107,7 +102,7 @@ dir = %q
 			recorded = append(recorded, n)
 		}
 	}
-	out.Reset()
+	var out, errb bytes.Buffer
 	if code := run([]string{"replay", "-model", model, files[0]}, &out, &errb); code != 0 {
 		t.Fatalf("replay: %s", errb.String())
 	}

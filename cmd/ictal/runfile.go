@@ -134,6 +134,16 @@ func finite(v float64) *float64 {
 	return &v
 }
 
+// delaySeconds returns the durations d in seconds, an empty list (JSON [], not
+// null) for none.
+func delaySeconds(d []time.Duration) []float64 {
+	s := make([]float64, len(d))
+	for i, x := range d {
+		s[i] = x.Seconds()
+	}
+	return s
+}
+
 // labeledSource is a recording with the seizure intervals to score and
 // learn against: its own annotations, or those of a -labels file.
 type labeledSource interface {
@@ -216,12 +226,9 @@ func runFile(ctx context.Context, path string, r labeledSource, model classifier
 		LearnedPos: st.LearnedPos, LearnedNeg: st.LearnedNeg, Seizures: len(sum.Seizures), Detected: sum.Detected,
 		FalseAlarms: sum.FalseAlarms, FAPerDay: sum.FalseAlarmsPerDay, Sensitivity: finite(sum.Sensitivity),
 		Precision: finite(sum.Precision), F1: finite(sum.F1), SampleSens: finite(smp.Sensitivity), SamplePrec: finite(smp.Precision),
-		SampleFPDay: smp.FalsePosPerDay, MedianDelay: sum.MedianDelay.Seconds(), Seconds: el.Seconds(), RTF: dur.Seconds() / el.Seconds(), Delays: []float64{}}
+		SampleFPDay: smp.FalsePosPerDay, MedianDelay: sum.MedianDelay.Seconds(), Seconds: el.Seconds(), RTF: dur.Seconds() / el.Seconds(), Delays: delaySeconds(sum.Delays)}
 	if !info.Start.IsZero() {
 		rep.Start = info.Start.UTC().Format(time.RFC3339Nano)
-	}
-	for _, d := range sum.Delays {
-		rep.Delays = append(rep.Delays, d.Seconds())
 	}
 	return rep, nil
 }

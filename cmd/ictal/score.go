@@ -81,11 +81,8 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	smp := eval.Samples(r.Events, h.Events, d)
 	rep := scoreReport{Type: "evaluation", Ref: *ref, Hyp: *hyp, Duration: d.Seconds(), Seizures: len(sum.Seizures), Events: len(sum.Hypotheses),
 		Detected: sum.Detected, FalseAlarms: sum.FalseAlarms, Sensitivity: finite(sum.Sensitivity), Precision: finite(sum.Precision),
-		F1: finite(sum.F1), FAPerDay: sum.FalseAlarmsPerDay, Delays: []float64{}, SampleSens: finite(smp.Sensitivity),
+		F1: finite(sum.F1), FAPerDay: sum.FalseAlarmsPerDay, Delays: delaySeconds(sum.Delays), SampleSens: finite(smp.Sensitivity),
 		SamplePrec: finite(smp.Precision), SampleF1: finite(smp.F1), SampleFPDay: smp.FalsePosPerDay}
-	for _, x := range sum.Delays {
-		rep.Delays = append(rep.Delays, x.Seconds())
-	}
 	if len(sum.Delays) > 0 {
 		m := sum.MedianDelay.Seconds()
 		rep.MedianDelay = &m

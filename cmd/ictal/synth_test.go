@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -17,16 +16,9 @@ import (
 	"github.com/ictal/ictal/acquire/synth"
 )
 
-func runSynthCommand(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = run(append([]string{"synth"}, args...), &out, &errOut)
-	return out.String(), errOut.String(), code
-}
-
 func TestSynthWritesTheSimulatedPatientAsEDFPlus(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "patient.edf")
-	out, errOut, code := runSynthCommand(t, "-o", file, "-duration", "5m", "-channels", "6", "-rate", "200", "-seizures", "2", "-seed", "7")
+	out, errOut, code := runIctal("synth", "-o", file, "-duration", "5m", "-channels", "6", "-rate", "200", "-seizures", "2", "-seed", "7")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -156,7 +148,7 @@ func TestSynthRejectsBadFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errOut, code := runSynthCommand(t, tt.args...)
+			_, errOut, code := runIctal(append([]string{"synth"}, tt.args...)...)
 			if code != 1 || !strings.Contains(errOut, tt.want) {
 				t.Errorf("exit %d, stderr %q; want exit 1 mentioning %q", code, errOut, tt.want)
 			}
@@ -168,7 +160,7 @@ func TestSynthRejectsBadFlags(t *testing.T) {
 }
 
 func TestSynthHelp(t *testing.T) {
-	_, errOut, code := runSynthCommand(t, "-h")
+	_, errOut, code := runIctal("synth", "-h")
 	if code != 0 || !strings.Contains(errOut, "usage: ictal synth -o FILE.edf") || !strings.Contains(errOut, "-seizures") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}

@@ -17,16 +17,11 @@ import (
 func TestTrainAndReplay(t *testing.T) {
 	dir := t.TempDir()
 	a, b, model := filepath.Join(dir, "a.edf"), filepath.Join(dir, "b.edf"), filepath.Join(dir, "m.model")
+	mustRun(t,
+		[]string{"synth", "-o", a, "-duration", "20m", "-seizures", "3", "-seed", "3", "-channels", "4"},
+		[]string{"synth", "-o", b, "-duration", "10m", "-seizures", "2", "-seed", "4", "-channels", "4"},
+	)
 	var out, errb bytes.Buffer
-	for _, args := range [][]string{
-		{"synth", "-o", a, "-duration", "20m", "-seizures", "3", "-seed", "3", "-channels", "4"},
-		{"synth", "-o", b, "-duration", "10m", "-seizures", "2", "-seed", "4", "-channels", "4"},
-	} {
-		if code := run(args, &out, &errb); code != 0 {
-			t.Fatalf("%v: %s", args, errb.String())
-		}
-	}
-	out.Reset()
 	if code := run([]string{"train", "-o", model, a}, &out, &errb); code != 0 {
 		t.Fatalf("train: %s", errb.String())
 	}
@@ -101,16 +96,11 @@ func TestTrainAndReplay(t *testing.T) {
 func synthFiles(t *testing.T, dir string) (a, b, c8 string) {
 	t.Helper()
 	a, b, c8 = filepath.Join(dir, "a.edf"), filepath.Join(dir, "b.edf"), filepath.Join(dir, "c8.edf")
-	var out, errb bytes.Buffer
-	for _, args := range [][]string{
-		{"synth", "-o", a, "-duration", "4m", "-seizures", "1", "-seed", "3", "-channels", "4"},
-		{"synth", "-o", b, "-duration", "4m", "-seizures", "1", "-seed", "4", "-channels", "4"},
-		{"synth", "-o", c8, "-duration", "1m", "-seizures", "0", "-seed", "5", "-channels", "8"},
-	} {
-		if code := run(args, &out, &errb); code != 0 {
-			t.Fatalf("%v: %s", args, errb.String())
-		}
-	}
+	mustRun(t,
+		[]string{"synth", "-o", a, "-duration", "4m", "-seizures", "1", "-seed", "3", "-channels", "4"},
+		[]string{"synth", "-o", b, "-duration", "4m", "-seizures", "1", "-seed", "4", "-channels", "4"},
+		[]string{"synth", "-o", c8, "-duration", "1m", "-seizures", "0", "-seed", "5", "-channels", "8"},
+	)
 	return a, b, c8
 }
 

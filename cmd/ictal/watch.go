@@ -65,6 +65,9 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		if st, ok := tok.(*paho.SubscribeToken); ok && err == nil && st.Result()[*topic] == 0x80 {
 			err = errors.New("refused by the broker (ACL)")
 		}
+		if err != nil && !c.IsConnectionOpen() {
+			return // the connection was lost meanwhile: the next onConnect subscribes
+		}
 		if err != nil {
 			select {
 			case subErr <- err:

@@ -62,8 +62,12 @@ func (c *connFlags) connect(prefix string, s session) (paho.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// ResumeSubs stays off: onConnect subscribes on every connection, and
+	// paho runs it beside the resumption of its store, which would send a
+	// stored SUBSCRIBE a second time, and the broker then sends every
+	// retained message twice.
 	opts.SetCleanSession(!s.persistent).SetAutoReconnect(s.onConnect != nil).SetMaxReconnectInterval(30 * time.Second).
-		SetOnConnectHandler(s.onConnect).SetResumeSubs(s.persistent)
+		SetOnConnectHandler(s.onConnect).SetResumeSubs(false)
 	if s.messages != nil {
 		opts.SetDefaultPublishHandler(s.messages)
 	}

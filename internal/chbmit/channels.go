@@ -3,27 +3,30 @@ package chbmit
 import (
 	"slices"
 	"strings"
+
+	"github.com/ictal/ictal/acquire"
 )
 
-// notEEG are the labels of montage slots that carry no EEG: unused slots
-// ("-", ".") and the ECG, vagus nerve stimulator and eye and limb leads
-// some cases record.
-var notEEG = []string{"-", ".", "ECG", "EKG", "VNS", "LOC-ROC", "LUE-RAE"}
-
-// IsEEG reports whether a montage label names an EEG channel: not an
-// unused slot and not an ECG ("ECG", "EKG…"), vagus nerve stimulator or
-// eye or limb lead.
-func IsEEG(label string) bool {
-	l := strings.ToUpper(strings.TrimSpace(label))
-	for _, n := range notEEG {
-		if l == n || n == "EKG" && strings.HasPrefix(l, n) {
-			return false
-		}
+// EEG returns the labels of the file's EEG channels, in montage order, as
+// acquire.ChooseEEG decides them from the labels alone (every CHB-MIT
+// signal is in µV): the derivations named by their electrodes, without
+// unused slots ("-", ".") or the ECG, vagus nerve stimulator and eye and
+// limb leads some cases record. A montage that names no electrode (chb12's
+// "F7-CS2" …) has its named-nothing channels as EEG; one with no EEG at
+// all gives none.
+func (f File) EEG() []string {
+	info := acquire.Info{Channels: make([]acquire.Channel, len(f.Channels))}
+	for i, c := range f.Channels {
+		info.Channels[i] = acquire.Channel{Label: c, Unit: "uV"}
 	}
-	return l != ""
+	c, err := acquire.ChooseEEG(info, nil)
+	if err != nil { // acquire.ErrNoEEG: nothing in the montage is EEG
+		return nil
+	}
+	return c.Labels(info)
 }
 
-// CommonChannels returns the EEG channels (IsEEG) that every one of files
+// CommonChannels returns the EEG channels (File.EEG) that every one of files
 // records, by label (any case), each once, in the order of the first
 // file's montage: the channels a model trained on some of the files and
 // tested on another can use. left lists the EEG labels some of the files
@@ -33,9 +36,9 @@ func CommonChannels(files []File) (common, left []string) {
 	var order []string
 	for _, f := range files {
 		seen := map[string]bool{}
-		for _, c := range f.Channels {
+		for _, c := range f.EEG() {
 			k := strings.ToUpper(strings.TrimSpace(c))
-			if !IsEEG(c) || seen[k] {
+			if seen[k] {
 				continue
 			}
 			if seen[k] = true; count[k] == 0 {
@@ -95,10 +98,8 @@ func Usable(files []File) (used, skipped []File) {
 // string ("\n" between labels).
 func eegSet(f File) string {
 	var ls []string
-	for _, c := range f.Channels {
-		if IsEEG(c) {
-			ls = append(ls, strings.ToUpper(strings.TrimSpace(c)))
-		}
+	for _, c := range f.EEG() {
+		ls = append(ls, strings.ToUpper(strings.TrimSpace(c)))
 	}
 	slices.Sort(ls)
 	return strings.Join(slices.Compact(ls), "\n")

@@ -2,6 +2,7 @@ package chbmit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,49 @@ func TestCommonChannelsOfTheSummaries(t *testing.T) {
 	}
 }
 
+// TestFileEEG checks the EEG channels acquire's rule finds in chb12's
+// three montages: the double banana, the one referred to CS2 (no
+// electrode pair named, so its channels are EEG but for the unused slots)
+// and the referential one (named electrodes: "01", a typo for O1, names
+// nothing and is left out, like the EKG lead).
+func TestFileEEG(t *testing.T) {
+	s, err := ReadFile(summaryPath(t, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		file     string
+		n        int
+		first    string
+		notAmong []string
+	}{
+		{"chb12_06.edf", 23, "FP1-F7", []string{"-", "LOC-ROC"}},
+		{"chb12_27.edf", 24, "F7-CS2", []string{"-"}},
+		{"chb12_28.edf", 23, "F7", []string{"-", "01", "EKG1-CHIN"}},
+	}
+	for _, tt := range tests {
+		f, ok := s.Lookup(tt.file)
+		if !ok {
+			t.Fatalf("%s not in the summary", tt.file)
+		}
+		eeg := f.EEG()
+		if len(eeg) != tt.n || eeg[0] != tt.first {
+			t.Errorf("%s: EEG %d %q, want %d starting %q", tt.file, len(eeg), eeg, tt.n, tt.first)
+		}
+		for _, no := range tt.notAmong {
+			if slices.Contains(eeg, no) {
+				t.Errorf("%s: %q counted as EEG", tt.file, no)
+			}
+		}
+	}
+	if f, ok := s.Lookup("chb12_26.edf"); ok {
+		t.Errorf("chb12_26.edf, not in the summary, found: %+v", f)
+	}
+	if eeg := (File{Channels: []string{"ECG", "-", "EKG1-CHIN", "LOC-ROC"}}).EEG(); eeg != nil {
+		t.Errorf("a montage of no EEG gives %q", eeg)
+	}
+}
+
 func TestCommonChannels(t *testing.T) {
 	file := func(ch ...string) File { return File{Channels: ch} }
 	tests := []struct {
@@ -70,9 +114,9 @@ func TestUsable(t *testing.T) {
 		files   []File
 		skipped string
 	}{
-		{"a common channel: all used", []File{f("a", "X", "Y"), f("b", "Y", "Z")}, ""},
-		{"the most frequent montage decides", []File{f("a", "P"), f("b", "X", "Y"), f("c", "X", "Y", "-"), f("d", "X", "Y", "Z")}, "a"},
-		{"ties: the earliest montage", []File{f("a", "P"), f("b", "X"), f("c", "X"), f("d", "P")}, "b c"},
+		{"a common channel: all used", []File{f("a", "F3-C3", "C3-P3"), f("b", "C3-P3", "P3-O1")}, ""},
+		{"the most frequent montage decides", []File{f("a", "F7-CS2"), f("b", "F3-C3", "C3-P3"), f("c", "F3-C3", "C3-P3", "-"), f("d", "F3-C3", "C3-P3", "P3-O1")}, "a"},
+		{"ties: the earliest montage", []File{f("a", "F7-CS2"), f("b", "F3-C3"), f("c", "F3-C3"), f("d", "F7-CS2")}, "b c"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

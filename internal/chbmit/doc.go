@@ -23,9 +23,11 @@
 // For evaluating on the database (`ictal chbmit`), Patients reads the
 // cases of a copy laid out as on PhysioNet (chbNN/chbNN-summary.txt beside
 // the recordings) and CheckFiles finds a recording listed but absent.
+// File.EEG gives a recording's EEG channels by acquire's rule
+// (acquire.ChooseEEG on the montage's labels), the one the commands and
+// the daemon apply: no unused slots, ECG, VNS or eye or limb leads.
 // CommonChannels gives the EEG channels all of a patient's recordings
-// share, by label, leaving out unused slots and ECG, VNS and eye or limb
-// leads: the 22 distinct derivations of the usual montage, 18 for the
+// share, by label: the 22 distinct derivations of the usual montage, 18 for the
 // cases whose later montages drop four, and none for chb12, whose
 // chb12_27 to chb12_29 use other montages; Usable then leaves out the
 // recordings outside the most frequent montage. Tally pools the event

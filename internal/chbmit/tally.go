@@ -2,8 +2,9 @@ package chbmit
 
 import (
 	"math"
-	"slices"
 	"time"
+
+	"github.com/ictal/ictal/internal/eval"
 )
 
 // Tally adds up the event scores of held-out recordings (internal/eval's
@@ -29,29 +30,25 @@ func (t *Tally) Add(u Tally) {
 	t.Delays = append(t.Delays, u.Delays...)
 }
 
-// Sensitivity is the fraction of seizures detected, NaN without seizures.
+// Sensitivity is the fraction of seizures detected, NaN without seizures
+// (eval.Rates of the pooled counts).
 func (t Tally) Sensitivity() float64 {
-	if t.Seizures == 0 {
-		return math.NaN()
-	}
-	return float64(t.Detected) / float64(t.Seizures)
+	sens, _, _, _ := eval.Rates(t.Seizures, t.Detected, t.FalseAlarms, t.Duration)
+	return sens
 }
 
-// FalseAlarmsPerDay is the number of false alarms per 24 h recorded, NaN
-// over no time.
+// FalseAlarmsPerDay is the number of false alarms per 24 h recorded
+// (eval.Rates of the pooled counts), NaN over no time.
 func (t Tally) FalseAlarmsPerDay() float64 {
 	if t.Duration <= 0 {
 		return math.NaN()
 	}
-	return float64(t.FalseAlarms) / (t.Duration.Hours() / 24)
+	_, _, _, perDay := eval.Rates(t.Seizures, t.Detected, t.FalseAlarms, t.Duration)
+	return perDay
 }
 
-// MedianDelay is the median detection delay, and false when no seizure
-// was detected.
+// MedianDelay is the median detection delay (eval.Median), and false when
+// no seizure was detected.
 func (t Tally) MedianDelay() (time.Duration, bool) {
-	d := slices.Sorted(slices.Values(t.Delays))
-	if n := len(d); n > 0 {
-		return (d[(n-1)/2] + d[n/2]) / 2, true
-	}
-	return 0, false
+	return eval.Median(t.Delays), len(t.Delays) > 0
 }

@@ -127,13 +127,16 @@ func Events(ref, hyp []Event, duration time.Duration, p Params) Summary {
 			s.FalseAlarms++
 		}
 	}
-	s.Sensitivity, s.Precision, s.F1, s.FalseAlarmsPerDay = rates(len(r), s.Detected, s.FalseAlarms, duration)
-	s.MedianDelay = median(s.Delays)
+	s.Sensitivity, s.Precision, s.F1, s.FalseAlarmsPerDay = Rates(len(r), s.Detected, s.FalseAlarms, duration)
+	s.MedianDelay = Median(s.Delays)
 	return s
 }
 
-// rates computes the scores from the counts as timescoring does.
-func rates(refTrue, tp, fp int, duration time.Duration) (sens, prec, f1, perDay float64) {
+// Rates computes scores from counts as timescoring does: the sensitivity
+// (tp of refTrue reference events detected), the precision (tp of tp+fp
+// hypotheses), their F1, each NaN where undefined, and the false
+// positives per 24 h of duration (0 over no time).
+func Rates(refTrue, tp, fp int, duration time.Duration) (sens, prec, f1, perDay float64) {
 	sens, prec, f1 = math.NaN(), math.NaN(), math.NaN()
 	if refTrue > 0 {
 		sens = float64(tp) / float64(refTrue)
@@ -154,8 +157,9 @@ func rates(refTrue, tp, fp int, duration time.Duration) (sens, prec, f1, perDay 
 	return sens, prec, f1, perDay
 }
 
-// median returns the median of d (sorted in place), zero when empty.
-func median(d []time.Duration) time.Duration {
+// Median returns the median of d (the mean of the middle two of an even
+// count), zero when empty; d is left as it is.
+func Median(d []time.Duration) time.Duration {
 	if len(d) == 0 {
 		return 0
 	}

@@ -36,7 +36,7 @@ func Samples(ref, hyp []Event, duration time.Duration) SampleSummary {
 		s.Reference += int(x.b - x.a)
 	}
 	s.FalsePos = int(hypTotal) - s.TruePos
-	s.Sensitivity, s.Precision, s.F1, s.FalsePosPerDay = rates(s.Reference, s.TruePos, s.FalsePos, time.Duration(n)*time.Second)
+	s.Sensitivity, s.Precision, s.F1, s.FalsePosPerDay = Rates(s.Reference, s.TruePos, s.FalsePos, time.Duration(n)*time.Second)
 	return s
 }
 

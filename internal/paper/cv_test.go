@@ -79,23 +79,6 @@ func TestRunCVRejectsBadOptions(t *testing.T) {
 	}
 }
 
-func TestLoadDataFolderAndErrors(t *testing.T) {
-	ds, err := LoadData([]string{datadir.Path(t, "data", "keel")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ds) != 12 || ds[0].Name != "ecoli1" {
-		t.Errorf("%d data sets, first %q", len(ds), ds[0].Name)
-	}
-	if _, err := LoadData([]string{t.TempDir()}); err == nil {
-		t.Error("empty folder accepted")
-	}
-	p := datadir.Path(t, "data", "keel", "iris0.dat")
-	if _, err := LoadData([]string{p, p}); err == nil {
-		t.Error("a data set given twice accepted")
-	}
-}
-
 func TestMakeSplitStandardisesOnTheTrainingRows(t *testing.T) {
 	X := [][]float64{{1, 5}, {3, 5}, {5, 5}, {100, 7}}
 	y := []bool{true, false, false, true}

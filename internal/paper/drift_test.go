@@ -56,19 +56,25 @@ func TestSineStreamConceptsAndRatio(t *testing.T) {
 	}
 }
 
+// TestOldConceptProbability checks the probability of the old concept
+// over each stream, and over SINE1G with each placement of its transition.
 func TestOldConceptProbability(t *testing.T) {
 	cases := []struct {
-		s    string
-		t    int
-		want float64
+		s, tr string
+		t     int
+		want  float64
 	}{
-		{SINE1, 1999, 1}, {SINE1, 2000, 0},
-		{SINE1G, 999, 1}, {SINE1G, 2000, 0.5}, {SINE1G, 3000, 0},
-		{SINE1M, 0, 1}, {SINE1M, 1000, 0.5}, {SINE1M, 2000, 1}, {SINE1M, 3000, 0.5},
+		{SINE1, TransitionCentred, 1999, 1}, {SINE1, TransitionCentred, 2000, 0},
+		{SINE1G, TransitionCentred, 999, 1}, {SINE1G, TransitionCentred, 1000, 1}, {SINE1G, TransitionCentred, 2000, 0.5},
+		{SINE1G, TransitionCentred, 3000, 0},
+		{SINE1M, TransitionCentred, 0, 1}, {SINE1M, TransitionCentred, 1000, 0.5}, {SINE1M, TransitionCentred, 2000, 1},
+		{SINE1M, TransitionCentred, 3000, 0.5},
+		{SINE1G, TransitionAfter, 1999, 1}, {SINE1G, TransitionAfter, 3000, 0.5}, {SINE1G, TransitionAfter, 3999, 0.0005},
+		{SINE1G, TransitionBefore, 0, 1}, {SINE1G, TransitionBefore, 1000, 0.5}, {SINE1G, TransitionBefore, 2000, 0},
 	}
 	for _, c := range cases {
-		if got, _ := oldConceptProb(c.s, TransitionCentred, c.t, 4000); math.Abs(got-c.want) > 1e-3 {
-			t.Errorf("%s at %d: %g, want %g", c.s, c.t, got, c.want)
+		if got, _ := oldConceptProb(c.s, c.tr, c.t, 4000); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s (%s) at %d: %g, want %g", c.s, c.tr, c.t, got, c.want)
 		}
 	}
 }
@@ -158,23 +164,6 @@ func TestSineStreamProtocols(t *testing.T) {
 	for _, bad := range []SineProtocol{{Imbalance: "smote"}, {Minority: "x"}, {Transition: "middle"}} {
 		if _, _, err := SineStreamWith(SINE1, 10, 1, bad, 1); err == nil {
 			t.Errorf("%+v accepted", bad)
-		}
-	}
-}
-
-func TestSine1GTransitions(t *testing.T) {
-	cases := []struct {
-		tr   string
-		t    int
-		want float64
-	}{
-		{TransitionCentred, 1000, 1}, {TransitionCentred, 3000, 0},
-		{TransitionAfter, 1999, 1}, {TransitionAfter, 3000, 0.5}, {TransitionAfter, 3999, 0.0005},
-		{TransitionBefore, 0, 1}, {TransitionBefore, 1000, 0.5}, {TransitionBefore, 2000, 0},
-	}
-	for _, c := range cases {
-		if got, _ := oldConceptProb(SINE1G, c.tr, c.t, 4000); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("%s at %d: %g, want %g", c.tr, c.t, got, c.want)
 		}
 	}
 }

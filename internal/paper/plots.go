@@ -209,17 +209,25 @@ func addErrSeries(p *plot.Plot, pts errPoints, c color.Color, shape draw.GlyphDr
 	return nil
 }
 
+// aucPlot returns an empty plot titled title of AUC over the named
+// categories, legend on top: aucMeanPlots' and driftPlots' frame, for
+// addErrSeries to fill.
+func aucPlot(title string, names []string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = "AUC"
+	p.NominalX(names...)
+	p.Legend.Top = true
+	return p
+}
+
 // aucMeanPlots is Fig. meanDiff: per learner, each algorithm's mean AUC
 // over data sets with its standard deviation, online beside batch.
 func aucMeanPlots(cv []CVRecord) ([][]*plot.Plot, error) {
 	algs := ordered(cv, func(r CVRecord) string { return r.Algorithm })
 	var grid [][]*plot.Plot
 	for _, l := range ordered(cv, func(r CVRecord) string { return r.Learner }) {
-		p := plot.New()
-		p.Title.Text = "Mean AUC over data sets (± std), learner " + l
-		p.Y.Label.Text = "AUC"
-		p.NominalX(algs...)
-		p.Legend.Top = true
+		p := aucPlot("Mean AUC over data sets (± std), learner "+l, algs)
 		for mi, m := range []string{ModeOnline, ModeBatch} {
 			var pts errPoints
 			for ai, a := range algs {
@@ -421,11 +429,7 @@ func driftPlots(ds []DriftRecord) ([][]*plot.Plot, error) {
 	learners := ordered(ds, func(r DriftRecord) string { return r.Learner })
 	var row []*plot.Plot
 	for _, s := range ordered(ds, func(r DriftRecord) string { return r.Stream }) {
-		p := plot.New()
-		p.Title.Text = "Prequential AUC, " + s
-		p.Y.Label.Text = "AUC"
-		p.NominalX(learners...)
-		p.Legend.Top = true
+		p := aucPlot("Prequential AUC, "+s, learners)
 		for vi, v := range []string{"plain", "ns"} {
 			var pts errPoints
 			for li, l := range learners {
