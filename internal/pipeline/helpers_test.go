@@ -66,3 +66,20 @@ func newModel(t testing.TB, src acquire.Source, fcfg features.Config, alg string
 	}
 	return m
 }
+
+// allocsPerWindow warms p up (200 windows: the label buffer fills) and
+// returns the allocations of one window's worth of frames (256 at 256
+// Hz), so that a single allocation per window shows (AllocsPerRun
+// divides by the runs in integers).
+func allocsPerWindow(t *testing.T, p *Pipeline) float64 {
+	t.Helper()
+	step := func(n int) {
+		for i := 0; i < n; i++ {
+			if _, err := p.step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	step(256 * 200)
+	return testing.AllocsPerRun(60, func() { step(256) })
+}

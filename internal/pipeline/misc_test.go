@@ -111,21 +111,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 		}
 		p.wall0 = time.Unix(0, 0)
 		p.lastCkpt = p.now()
-		for i := 0; i < 256*200; i++ { // warm up: fill the label buffer
-			if _, err := p.step(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		// One run is one window's worth of frames (256 at 256 Hz), so a
-		// single allocation per window would show (AllocsPerRun divides
-		// by the runs in integers).
-		allocs := testing.AllocsPerRun(60, func() {
-			for i := 0; i < 256; i++ {
-				if _, err := p.step(); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
+		allocs := allocsPerWindow(t, p)
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations per window of 256 frames", mode, allocs)
 		}

@@ -32,18 +32,7 @@ func TestSteadyStateAllocsRecording(t *testing.T) {
 	p.wall0 = time.Date(2026, 11, 26, 10, 11, 0, 0, time.UTC)
 	p.lastCkpt = p.now()
 	p.beginFrames()
-	for i := 0; i < 256*200; i++ { // warm up, as TestSteadyStateAllocs
-		if _, err := p.step(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	allocs := testing.AllocsPerRun(60, func() {
-		for i := 0; i < 256; i++ {
-			if _, err := p.step(); err != nil {
-				t.Fatal(err)
-			}
-		}
-	})
+	allocs := allocsPerWindow(t, p)
 	if allocs != 0 {
 		t.Errorf("%v allocations per window of 256 frames with a recorder", allocs)
 	}

@@ -127,18 +127,7 @@ func TestPerChannelSteadyStateAllocs(t *testing.T) {
 		}
 		p.wall0 = time.Unix(0, 0)
 		p.lastCkpt = p.now()
-		for i := 0; i < 256*200; i++ {
-			if _, err := p.step(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		allocs := testing.AllocsPerRun(60, func() {
-			for i := 0; i < 256; i++ {
-				if _, err := p.step(); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
+		allocs := allocsPerWindow(t, p)
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations per window", mode, allocs)
 		}
