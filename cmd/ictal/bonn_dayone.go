@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/ictal/ictal/internal/bonn"
-	"github.com/ictal/ictal/internal/dayone"
+	"github.com/ictal/ictal/internal/dayone/recipe"
 	"github.com/ictal/ictal/internal/modelfile"
 )
 
@@ -53,7 +53,7 @@ func writeDayOne(data, path, half, task string, mf *modelFlags, stdout io.Writer
 	if segs, err = halfOf(segs, half); err != nil {
 		return err
 	}
-	meta, d, err := dayone.Build(segs, half, mf.features(), mf.classifierConfig(0), mf.seed)
+	meta, d, err := recipe.Build(segs, half, mf.features(), mf.classifierConfig(0), mf.seed)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/bonn"
-	"github.com/ictal/ictal/internal/dayone"
+	"github.com/ictal/ictal/internal/dayone/recipe"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
@@ -125,7 +125,7 @@ func parseSeeds(s string) ([]uint64, error) {
 }
 
 // feedbackEvaluate implements `ictal bonn feedback-eval`: for each seed,
-// the odd-numbered segments make a day-one model (dayone.Build, as
+// the odd-numbered segments make a day-one model (recipe.Build, as
 // `ictal bonn day-one -half a`), and a test recording spliced from the
 // even-numbered ones is replayed twice from copies of it: learning off,
 // and learning from the simulated clinician's feedback.
@@ -203,7 +203,7 @@ func feedbackSeed(b *bonnReplay, data string, cc bonn.ConcatConfig, markDelay ti
 	if segs, err = halfOf(segs, "a"); err != nil {
 		return res, err
 	}
-	meta, d, err := dayone.Build(segs, "a", b.mf.features(), b.mf.classifierConfig(0), cc.Seed)
+	meta, d, err := recipe.Build(segs, "a", b.mf.features(), b.mf.classifierConfig(0), cc.Seed)
 	if err != nil {
 		return res, err
 	}

@@ -13,7 +13,7 @@
 // the 80 ictal segments of set S as seizure, the 320 of sets Z, O (scalp,
 // healthy, eyes open and closed), N and F (intracranial, seizure-free) as
 // background. How it was built, its calibration and its decision rule are
-// BuildDayOne's documented procedure (procedure.go), on those data only.
+// recipe.BuildDayOne's documented procedure (package recipe), on those data only.
 //
 // The file bonn.model records its provenance (`ictal model info`) and is
 // rebuilt byte for byte by

@@ -1,4 +1,4 @@
-package dayone
+package dayone_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"github.com/ictal/ictal/features"
 	"github.com/ictal/ictal/internal/bonn"
 	"github.com/ictal/ictal/internal/datadir"
+	"github.com/ictal/ictal/internal/dayone"
+	"github.com/ictal/ictal/internal/dayone/recipe"
 	"github.com/ictal/ictal/internal/modelfile"
 )
 
@@ -19,7 +21,7 @@ func TestRebuildsByteForByte(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta, d, err := Build(segs, "", features.Config{}, classifier.Config{}, Seed)
+	meta, d, err := recipe.Build(segs, "", features.Config{}, classifier.Config{}, dayone.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,8 +29,8 @@ func TestRebuildsByteForByte(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(b, Bytes()) {
-		t.Errorf("rebuilt model (%d bytes) differs from internal/dayone/bonn.model (%d bytes): rebuild it with the command in the package doc", len(b), len(Bytes()))
+	if !bytes.Equal(b, dayone.Bytes()) {
+		t.Errorf("rebuilt model (%d bytes) differs from internal/dayone/bonn.model (%d bytes): rebuild it with the command in the package doc", len(b), len(dayone.Bytes()))
 	}
 }
 
@@ -36,7 +38,7 @@ func TestRebuildsByteForByte(t *testing.T) {
 // default features, records its provenance and a decision rule, and is
 // small.
 func TestShippedModel(t *testing.T) {
-	meta, m, err := Load()
+	meta, m, err := dayone.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func TestShippedModel(t *testing.T) {
 	if len(meta.Training) != 5 || seizures != 80 {
 		t.Errorf("training record %+v: want the five Bonn sets, 80 ictal segments", meta.Training)
 	}
-	if n := len(Bytes()); n > 1<<20 {
+	if n := len(dayone.Bytes()); n > 1<<20 {
 		t.Errorf("the embedded model is %d bytes", n)
 	}
 }

@@ -1,10 +1,11 @@
-package dayone
+package recipe
 
 import (
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
 	"github.com/ictal/ictal/internal/bonn"
+	"github.com/ictal/ictal/internal/dayone"
 	"github.com/ictal/ictal/internal/modelfile"
 )
 
@@ -24,7 +25,7 @@ func Build(segs []bonn.Segment, half string, fc features.Config, mc classifier.C
 	if err != nil {
 		return modelfile.Meta{}, nil, err
 	}
-	meta.Program = Program(half, seed)
+	meta.Program = dayone.Program(half, seed)
 	meta.Rate, meta.Channels = 0, nil
 	meta.Scoring = &d.Scoring
 	meta.Rule = &modelfile.Rule{Threshold: d.Rule.Threshold, K: d.Rule.K, N: d.Rule.N}

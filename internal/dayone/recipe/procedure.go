@@ -1,4 +1,10 @@
-package dayone
+// Package recipe builds the day-one model (package dayone) from the Bonn
+// epilepsy EEG: the documented procedure of BuildDayOne, which looks at the
+// training segments only, and Build, which adds the metadata the model
+// file records. It is kept apart from package dayone so that ictald, which
+// only loads the shipped model, does not link the Bonn tools and their
+// plotting.
+package recipe
 
 import (
 	"fmt"
