@@ -59,6 +59,15 @@ func (d *decoder) str(what string) string {
 // MarshalBinary implements Model and encoding.BinaryMarshaler.
 func (e *ensemble) MarshalBinary() ([]byte, error) {
 	c := e.cfg
+	if e.factory != nil {
+		for m := range e.members {
+			if h, ok := e.members[m].h.(*custom); ok {
+				if err := h.marshal(); err != nil {
+					return nil, fmt.Errorf("classifier: member %d learner %q: %w", m, c.Learner, err)
+				}
+			}
+		}
+	}
 	size := 8 + 8 + 2*8 + len(c.Algorithm) + len(c.Learner) + 9*8 + 3*8 + len(e.members)*memberFixedLen + 4
 	for m := range e.members {
 		size += e.members[m].h.encodedLen()
@@ -114,7 +123,34 @@ func (e *ensemble) MarshalBinary() ([]byte, error) {
 // MaxLearnWork, is refused here too, even under a valid checksum (the
 // error also wraps the *ConfigError naming the setting): every model Load
 // returns learns in bounded time.
+//
+// The Model is an Ensemble. A checkpoint of an ensemble of a custom
+// learner (NewWithLearner) is loaded with LoadWithLearner instead.
 func Load(data []byte) (Model, error) {
+	e, err := load(data, nil)
+	if err != nil {
+		return nil, err // not a nil *ensemble in a non-nil Model
+	}
+	return e, nil
+}
+
+// LoadWithLearner is Load for a checkpoint of NewWithLearner's ensemble:
+// mk makes the members, as for NewWithLearner, and each restores its state
+// with UnmarshalBinary (an error there is reported wrapping ErrCorrupt).
+// A checkpoint of built-in learners is refused: Load restores it.
+func LoadWithLearner(data []byte, mk LearnerFactory) (Ensemble, error) {
+	if mk == nil {
+		return nil, fmt.Errorf("classifier: LoadWithLearner with a nil factory")
+	}
+	e, err := load(data, mk)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// load is Load (mk nil) or LoadWithLearner.
+func load(data []byte, mk LearnerFactory) (*ensemble, error) {
 	if len(data) < len(checkpointMagic)+8+4 {
 		return nil, fmt.Errorf("%w: %d bytes is too short for a checkpoint", ErrCorrupt, len(data))
 	}
@@ -157,7 +193,7 @@ func Load(data []byte) (Model, error) {
 		}
 	}
 	c.Features, c.Members, c.Neighbors, c.Memory = int(ints[0]), int(ints[1]), int(ints[2]), int(ints[3])
-	eff, a, ns, err := c.withDefaults()
+	eff, a, ns, err := c.validate(mk != nil)
 	if err != nil {
 		// Damage, or a setting beyond this build's limits (MaxCost,
 		// MaxLearnWork, ...): the *ConfigError says which.
@@ -166,14 +202,28 @@ func Load(data []byte) (Model, error) {
 	if eff != c {
 		return nil, fmt.Errorf("%w: configuration is not in effective form", ErrCorrupt)
 	}
-	need := 3*8 + c.Members*(memberFixedLen+learnerEncodedLen(c.Learner, c.Features))
+	ll := learnerEncodedLen(c.Learner, c.Features)
+	if mk != nil {
+		ll = 8 // at least a custom learner's length
+	}
+	need := 3*8 + c.Members*(memberFixedLen+ll)
 	if a.smote() {
 		need += 4 * 8
 	}
 	if len(body)-d.off < need {
 		return nil, fmt.Errorf("%w: %d bytes of state, the configuration needs at least %d", ErrCorrupt, len(body)-d.off, need)
 	}
-	e := newEnsemble(c, a, ns, func(int) learner { return newLearner(c.Learner, c.Features, c.Beta) })
+	var e *ensemble
+	if mk == nil {
+		e = newEnsemble(c, a, ns, func(int) learner { return newLearner(c.Learner, c.Features, c.Beta) })
+	} else {
+		ls, err := makeLearners(c, mk)
+		if err != nil {
+			return nil, err
+		}
+		e = newEnsemble(c, a, ns, func(m int) learner { return ls[m] })
+		e.factory = mk
+	}
 	e.examples = d.u64("examples")
 	e.nPos = d.nonNeg("n+")
 	e.nNeg = d.nonNeg("n-")

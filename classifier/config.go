@@ -119,11 +119,21 @@ const (
 // learnWork returns the work of one Learn or Score of c without its
 // synthetic examples, in the units of MaxLearnWork.
 func learnWork(c Config, a algo) int64 {
-	w := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features)/8)
+	w := int64(c.Members) * learnerUnits(c.Learner, c.Features)
 	if a.smote() {
 		w += int64(c.Memory) * int64(c.Features+c.Neighbors)
 	}
 	return w
+}
+
+// learnerUnits returns the size of one learner of the named kind in
+// numbers of state: its encoding's for the built-in learners, and d+1,
+// a linear model's, for a custom one (NewWithLearner).
+func learnerUnits(kind string, d int) int64 {
+	if n := learnerEncodedLen(kind, d); n >= 0 {
+		return int64(n / 8)
+	}
+	return int64(d) + 1
 }
 
 // syntheticCap returns how many synthetic positives one member trains on
@@ -131,7 +141,7 @@ func learnWork(c Config, a algo) int64 {
 // synthetic examples of all members together cost at most MaxLearnWork,
 // but at least 1.
 func syntheticCap(c Config) int {
-	per := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features)/8)
+	per := int64(c.Members) * learnerUnits(c.Learner, c.Features)
 	return int(max(1, min(maxSyntheticPerMember, MaxLearnWork/per)))
 }
 
@@ -232,16 +242,25 @@ func checkCost(field string, v float64) error {
 
 // withDefaults returns c with zero values replaced by defaults and checks
 // every field, naming the first bad one.
-func (c Config) withDefaults() (Config, algo, bool, error) {
+func (c Config) withDefaults() (Config, algo, bool, error) { return c.validate(false) }
+
+// validate is withDefaults for a model of built-in learners (custom
+// false) or of a LearnerFactory's (custom true), whose Learner is a name
+// of the caller's that must not be a built-in one.
+func (c Config) validate(custom bool) (Config, algo, bool, error) {
 	a, ns, ok := parseAlgorithm(c.Algorithm)
 	if !ok {
 		return c, 0, false, configErr("Algorithm", c.Algorithm, "unknown (want one of %s, optionally prefixed %s)", strings.Join(Algorithms, " "), NSPrefix)
 	}
-	if c.Learner == "" {
+	builtin := learnerEncodedLen(c.Learner, 1) >= 0
+	switch {
+	case custom && (c.Learner == "" || builtin || len(c.Learner) > maxNameLen):
+		return c, 0, false, configErr("Learner", c.Learner, "want a name of the custom learner, 1 to %d bytes, other than nb, lda and qda", maxNameLen)
+	case custom:
+	case c.Learner == "":
 		c.Learner = LearnerNB
-	}
-	if learnerEncodedLen(c.Learner, 1) < 0 {
-		return c, 0, false, configErr("Learner", c.Learner, "unknown (want nb, lda or qda)")
+	case !builtin:
+		return c, 0, false, configErr("Learner", c.Learner, "unknown (want nb, lda or qda; a custom learner is built with NewWithLearner)")
 	}
 	if c.Features < 1 || c.Features > MaxFeatures {
 		return c, 0, false, configErr("Features", c.Features, "want 1..%d", MaxFeatures)
@@ -287,7 +306,7 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 		return c, 0, false, err
 	}
 	// In int64: the product overflows a 32-bit int long before the limit.
-	size := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features))
+	size := int64(c.Members) * 8 * learnerUnits(c.Learner, c.Features)
 	if a.smote() {
 		size += int64(c.Memory) * int64(c.Features) * 8
 	}

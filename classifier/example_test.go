@@ -24,6 +24,19 @@ func stream(n, ratio int) ([][]float64, []bool) {
 	return xs, ys
 }
 
+// testThenTrain scores each example with score, adds the score to a
+// prequential evaluation with the threshold, then learns the example, and
+// returns the figures of the whole stream.
+func testThenTrain(m classifier.Model, score func([]float64) (float64, error), threshold float64, xs [][]float64, ys []bool) prequential.Metrics {
+	eval, _ := prequential.New(1000, threshold)
+	for i, x := range xs {
+		s, _ := score(x)
+		eval.Add(s, ys[i])
+		m.Learn(x, ys[i])
+	}
+	return eval.Whole()
+}
+
 // C's default for UOB, SB, RUS3 and SBO3 assumes about one positive per ten
 // negatives. On a stream of one in about 100, counting the classes on a
 // labelled prefix and setting C to their ratio balances training: at the
@@ -47,13 +60,7 @@ func ExampleConfig_classRatio() {
 		if err != nil {
 			panic(err)
 		}
-		eval, _ := prequential.New(1000, 0.5)
-		for i, x := range xs {
-			s, _ := m.Score(x)
-			eval.Add(s, ys[i])
-			m.Learn(x, ys[i])
-		}
-		w := eval.Whole()
+		w := testThenTrain(m, m.Score, 0.5, xs, ys)
 		fmt.Printf("C = %5.1f: AUC %.2f, positive recall %.2f, negative recall %.2f, G-mean %.2f\n",
 			m.Config().C, w.AUC, w.TPR, w.TNR, w.GMean)
 	}

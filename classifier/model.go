@@ -75,3 +75,37 @@ func checkInput(x []float64, d int) error {
 type Grader interface {
 	Margin(x []float64) (float64, error)
 }
+
+// Ensemble is everything a model this package builds offers: New's and
+// Load's Models are Ensembles (type-assert: m.(classifier.Ensemble)), and
+// NewWithLearner and LoadWithLearner return one.
+type Ensemble interface {
+	Model
+	Grader
+	// LearnWeighted is Learn of an example that counts w times, w a
+	// finite weight in (0, MaxWeight]: the class counts grow by w and the
+	// first Poisson mean of the update (bagging's λ of each member,
+	// boosting's initial λ, the SMOTE rates) is w times Learn's, so an
+	// integer w trains each bagging member as w Learns of x do in
+	// distribution, and a boosting ensemble as the weighted sample D₁ ∝ w
+	// of the batch algorithm. LearnWeighted(x, y, 1) is Learn(x, y), bit
+	// for bit. It allocates nothing.
+	LearnWeighted(x []float64, positive bool, w float64) error
+	// AppendMembers appends the state of each member, in order, to dst
+	// and returns the extended slice: what the paper's Section 7 plots
+	// (error ε_m, λ sums, vote weight α_m). It allocates nothing when dst
+	// has the capacity.
+	AppendMembers(dst []MemberStats) []MemberStats
+	// Reset returns the ensemble to its untrained state, as New (or
+	// NewWithLearner) made it: the same Config, random streams restarted
+	// from the seed.
+	Reset() error
+	// Clone returns an independent copy, which continues exactly as the
+	// original would (through MarshalBinary and Load, or LoadWithLearner
+	// with the same factory).
+	Clone() (Ensemble, error)
+}
+
+// MaxWeight bounds LearnWeighted's weight, as MaxCost bounds the costs
+// that scale the same Poisson means.
+const MaxWeight = MaxCost
