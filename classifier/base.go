@@ -25,7 +25,7 @@ type BaseLearner struct {
 // NewBaseLearner returns an untrained base learner of the named kind ("nb",
 // "lda" or "qda") for d features with forgetting factor beta in (0, 1]
 // (0 means 1).
-func NewBaseLearner(kind string, d int, beta float64) (*BaseLearner, error) {
+func NewBaseLearner(kind LearnerName, d int, beta float64) (*BaseLearner, error) {
 	if beta == 0 {
 		beta = 1
 	}

@@ -87,8 +87,8 @@ func (e *ensemble) MarshalBinary() ([]byte, error) {
 	b := make([]byte, 0, size)
 	b = append(b, checkpointMagic...)
 	b = appendU64(b, version)
-	b = appendString(b, c.Algorithm)
-	b = appendString(b, c.Learner)
+	b = appendString(b, string(c.Algorithm))
+	b = appendString(b, string(c.Learner))
 	for _, v := range []int{c.Features, c.Members, c.Neighbors, c.Memory} {
 		b = appendU64(b, uint64(v))
 	}
@@ -167,8 +167,8 @@ func load(data []byte, mk LearnerFactory) (*ensemble, error) {
 		return nil, fmt.Errorf("%w: version %d (this build reads 1 and %d)", ErrVersion, version, checkpointVersion)
 	}
 	var c Config
-	c.Algorithm = d.str("algorithm")
-	c.Learner = d.str("learner")
+	c.Algorithm = Algorithm(d.str("algorithm"))
+	c.Learner = LearnerName(d.str("learner"))
 	ints := [4]uint64{}
 	for i := range ints {
 		ints[i] = d.u64("config")

@@ -72,7 +72,7 @@ func ExampleNewWithLearner() {
 	xs, ys := stream(20000, 20)
 	cfg := classifier.Config{Algorithm: classifier.AC2, Features: 2, Seed: 1}
 	factories := []struct {
-		name string
+		name classifier.LearnerName
 		mk   classifier.LearnerFactory
 	}{
 		{"logistic", func(int) (classifier.Learner, error) { return &logistic{w: make([]float64, 3)}, nil }},

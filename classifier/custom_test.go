@@ -8,7 +8,7 @@ import (
 )
 
 // baseFactory returns a factory of built-in learners of the kind.
-func baseFactory(kind string, d int, beta float64) LearnerFactory {
+func baseFactory(kind LearnerName, d int, beta float64) LearnerFactory {
 	return func(int) (Learner, error) { return NewBaseLearner(kind, d, beta) }
 }
 
@@ -33,7 +33,7 @@ func (w *wrapped) LogOdds(x []float64) (float64, error) {
 	return w.BaseLearner.LogOdds(x)
 }
 
-func wrappedFactory(kind string, d int) LearnerFactory {
+func wrappedFactory(kind LearnerName, d int) LearnerFactory {
 	return func(int) (Learner, error) {
 		b, err := NewBaseLearner(kind, d, 1)
 		return &wrapped{BaseLearner: b}, err
@@ -129,7 +129,7 @@ func TestNewWithLearnerErrors(t *testing.T) {
 	}{
 		{"built-in name", Config{Algorithm: AC2, Learner: LearnerNB, Features: 2}, good},
 		{"no name", Config{Algorithm: AC2, Features: 2}, good},
-		{"long name", Config{Algorithm: AC2, Learner: string(make([]byte, maxNameLen+1)), Features: 2}, good},
+		{"long name", Config{Algorithm: AC2, Learner: LearnerName(make([]byte, maxNameLen+1)), Features: 2}, good},
 		{"factory error", Config{Algorithm: AC2, Learner: "x", Features: 2}, func(int) (Learner, error) { return nil, errors.New("no") }},
 		{"nil learner", Config{Algorithm: AC2, Learner: "x", Features: 2}, func(int) (Learner, error) { return nil, nil }},
 		{"wrong dimension", Config{Algorithm: AC2, Learner: "x", Features: 2}, baseFactory(LearnerNB, 3, 1)},
@@ -238,7 +238,7 @@ func TestLearnWeighted(t *testing.T) {
 // TestAppendMembers checks the diagnostics against the running sums and
 // the vote weights Score uses, and that they allocate nothing.
 func TestAppendMembers(t *testing.T) {
-	for _, name := range []string{OzaBag, UOB, AC2, CSB2, OzaBoost, RUS1, SBO3} {
+	for _, name := range []Algorithm{OzaBag, UOB, AC2, CSB2, OzaBoost, RUS1, SBO3} {
 		m, _ := New(Config{Algorithm: name, Features: 2, Members: 5, Seed: 2, Memory: 16})
 		e := m.(*ensemble)
 		buf := make([]MemberStats, 0, 5)
@@ -283,7 +283,7 @@ func TestAppendMembers(t *testing.T) {
 // one, and that a clone continues as the original does, for built-in and
 // custom learners.
 func TestResetAndClone(t *testing.T) {
-	for _, name := range []string{UOB, AC2, "nsAC2", SBO1, SB} {
+	for _, name := range []Algorithm{UOB, AC2, "nsAC2", SBO1, SB} {
 		cfg := Config{Algorithm: name, Features: 2, Members: 3, Seed: 8, Memory: 16}
 		ccfg := cfg
 		ccfg.Learner = "wrapped"
