@@ -6,10 +6,12 @@ import (
 )
 
 // BaseLearner is one of the weighted incremental base learners (Gaussian
-// naive Bayes, LDA, QDA) on its own, for code that builds ensembles
-// outside this package, such as the batch counterparts in
-// classifier/batch. It is lossless: Learn(x, y, k) equals k calls of
-// Learn(x, y, 1) when Beta is 1.
+// naive Bayes, LDA, QDA) on its own: the built-in Learner, for
+// NewWithLearner's factories and for code that builds ensembles outside
+// this package, such as the batch counterparts in classifier/batch. It is
+// lossless: Learn(x, y, k) equals k calls of Learn(x, y, 1) when Beta is
+// 1. An ensemble built on it uses it directly (as New's members), and
+// owns it: the caller must not use it afterwards.
 //
 // Predict and LogOdds are not read-only: the first call after a Learn
 // refreshes the learner's caches, and qda works in a scratch vector of

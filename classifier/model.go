@@ -17,7 +17,7 @@ import (
 // overlap another Score, a Learn or a MarshalBinary, and neither may a
 // Learn. Distinct Models share no mutable state, so each may have a
 // goroutine of its own; to score one model from several goroutines, give
-// each a copy (Load of its MarshalBinary) or serialise the calls.
+// each a copy (Ensemble.Clone) or serialise the calls.
 type Model interface {
 	// Learn trains the model on x with its label. A wrong dimension, NaN
 	// or Inf is an error and leaves the model unchanged. It allocates
