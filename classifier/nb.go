@@ -268,7 +268,7 @@ func (n *nb) refreshOdds(c int, x []float64) float64 {
 	mp, hp := n.mu[clsPos], n.half[clsPos]
 	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
 	x = x[:len(mp)]
-	hp = hp[:len(mp)]
+	mp, hp = mp[:len(x)], hp[:len(x)] // len(mp) == len(x) for the prover: no bounds checks in the loop
 	v = v[:len(mp)]
 	half = half[:len(mp)]
 	var q0, q1 float64
@@ -336,7 +336,7 @@ func (n *nb) logOddsShared(x, _ []float64) float64 {
 	mp, hp := n.mu[clsPos], n.half[clsPos]
 	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
 	x = x[:len(mp)]
-	hp = hp[:len(mp)]
+	mp, hp = mp[:len(x)], hp[:len(x)] // len(mp) == len(x) for the prover: no bounds checks in the loop
 	// Two accumulators halve the dependency chain of the sum.
 	var q0, q1 float64
 	j := 0
