@@ -59,18 +59,17 @@ func (d *decoder) str(what string) string {
 // MarshalBinary implements Model and encoding.BinaryMarshaler.
 func (e *ensemble) MarshalBinary() ([]byte, error) {
 	c := e.cfg
-	if e.factory != nil {
-		for m := range e.members {
-			if h, ok := e.members[m].h.(*custom); ok {
-				if err := h.marshal(); err != nil {
-					return nil, fmt.Errorf("classifier: member %d learner %q: %w", m, c.Learner, err)
-				}
-			}
-		}
+	states, err := e.customStates()
+	if err != nil {
+		return nil, err
 	}
 	size := 8 + 8 + 2*8 + len(c.Algorithm) + len(c.Learner) + 9*8 + 3*8 + len(e.members)*memberFixedLen + 4
 	for m := range e.members {
-		size += e.members[m].h.encodedLen()
+		if states != nil && states[m] != nil {
+			size += 8 + len(states[m])
+		} else {
+			size += e.members[m].h.encodedLen()
+		}
 	}
 	if e.mem != nil {
 		size += e.mem.encodedLen()
@@ -106,7 +105,11 @@ func (e *ensemble) MarshalBinary() ([]byte, error) {
 		b = appendU64(b, mb.trained)
 		b = appendU64(b, mb.synthetic)
 		b = mb.rng.appendBinary(b)
-		b = mb.h.appendBinary(b)
+		if states != nil && states[m] != nil {
+			b = appendCustomState(b, states[m])
+		} else {
+			b = mb.h.appendBinary(b)
+		}
 	}
 	if e.mem != nil {
 		b = e.mem.appendBinary(b)

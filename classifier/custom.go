@@ -32,6 +32,8 @@ type Learner interface {
 	LogOdds(x []float64) (float64, error)
 	// MarshalBinary returns the learner's complete state, which
 	// UnmarshalBinary restores into a learner made by the same factory.
+	// It must only read the learner: the ensemble's MarshalBinary calls
+	// may overlap (see Model).
 	MarshalBinary() ([]byte, error)
 	UnmarshalBinary(data []byte) error
 }
@@ -95,9 +97,8 @@ func makeLearners(c Config, mk LearnerFactory) ([]learner, error) {
 // the internal interface has no room for, are kept in err and collected
 // by the ensemble after each call (customErr).
 type custom struct {
-	l    Learner
-	err  error
-	blob []byte // MarshalBinary's state, between the ensemble's size pass and appendBinary
+	l   Learner
+	err error
 }
 
 func (c *custom) learn(x []float64, positive bool, w float64) {
@@ -123,21 +124,46 @@ func (c *custom) logOdds(x []float64) float64 {
 func (c *custom) prepare()                             {}
 func (c *custom) logOddsShared(x, _ []float64) float64 { return c.logOdds(x) }
 func (c *custom) predict(x []float64) bool             { return c.logOdds(x) > 0 }
-func (c *custom) encodedLen() int                      { return 8 + len(c.blob) }
 
-// appendBinary appends the state marshal took, length first.
-func (c *custom) appendBinary(b []byte) []byte {
-	b = appendU64(b, uint64(len(c.blob)))
-	b = append(b, c.blob...)
-	c.blob = nil
-	return b
+// encodedLen and appendBinary are the learner interface's; the ensemble's
+// MarshalBinary does not use them, as it must report the learner's
+// errors: it takes the states first (customStates) and appends each with
+// appendCustomState, the same encoding.
+func (c *custom) encodedLen() int {
+	s, _ := c.l.MarshalBinary()
+	return 8 + len(s)
 }
 
-// marshal takes the learner's state for appendBinary.
-func (c *custom) marshal() error {
-	b, err := c.l.MarshalBinary()
-	c.blob = b
-	return err
+func (c *custom) appendBinary(b []byte) []byte {
+	s, _ := c.l.MarshalBinary()
+	return appendCustomState(b, s)
+}
+
+// appendCustomState appends a custom learner's state, length first.
+func appendCustomState(b, state []byte) []byte {
+	b = appendU64(b, uint64(len(state)))
+	return append(b, state...)
+}
+
+// customStates returns the state of each custom member (nil for the
+// built-in ones, and for an ensemble without custom members), or the
+// first error of their MarshalBinary. It only reads the ensemble, so
+// MarshalBinary calls may still overlap.
+func (e *ensemble) customStates() ([][]byte, error) {
+	if e.factory == nil {
+		return nil, nil
+	}
+	states := make([][]byte, len(e.members))
+	for m := range e.members {
+		if c, ok := e.members[m].h.(*custom); ok {
+			s, err := c.l.MarshalBinary()
+			if err != nil {
+				return nil, fmt.Errorf("classifier: member %d learner %q: %w", m, e.cfg.Learner, err)
+			}
+			states[m] = s
+		}
+	}
+	return states, nil
 }
 
 func (c *custom) decode(d *decoder) error {

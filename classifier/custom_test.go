@@ -16,7 +16,14 @@ func baseFactory(kind LearnerName, d int, beta float64) LearnerFactory {
 // ensemble goes through its adapter (custom) instead of unwrapping it.
 type wrapped struct {
 	*BaseLearner
-	failLearn, failOdds bool
+	failLearn, failOdds, failMarshal bool
+}
+
+func (w *wrapped) MarshalBinary() ([]byte, error) {
+	if w.failMarshal {
+		return nil, errors.New("marshal refused")
+	}
+	return w.BaseLearner.MarshalBinary()
 }
 
 func (w *wrapped) Learn(x []float64, positive bool, v float64) error {
@@ -165,6 +172,22 @@ func TestNewWithLearnerErrors(t *testing.T) {
 	h.failOdds = false
 	if _, err := m.Score(x); err != nil {
 		t.Errorf("Score after the learner recovered: %v", err)
+	}
+	h.failMarshal = true
+	if _, err := m.MarshalBinary(); err == nil {
+		t.Error("MarshalBinary with a failing learner: no error")
+	}
+	if _, err := m.Clone(); err == nil {
+		t.Error("Clone with a failing learner: no error")
+	}
+	h.failMarshal = false
+	ckpt, _ := m.MarshalBinary()
+	refuse := func(int) (Learner, error) {
+		b, _ := NewBaseLearner(LearnerNB, 3, 1) // another dimension: its UnmarshalBinary refuses the state
+		return &wrapped{BaseLearner: b}, nil
+	}
+	if _, err := LoadWithLearner(ckpt, refuse); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("LoadWithLearner into learners that refuse the state: %v, want ErrCorrupt", err)
 	}
 	h.failLearn = true
 	for i := 0; i < 20; i++ { // until member 1 draws k > 0
@@ -338,4 +361,64 @@ func TestResetAndClone(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzLoadWithLearner checks that no checkpoint makes LoadWithLearner
+// panic, and that one it accepts writes itself back unchanged.
+func FuzzLoadWithLearner(f *testing.F) {
+	mk := wrappedFactory(LearnerNB, 2)
+	for _, name := range []Algorithm{UOB, AC2, SBO1} {
+		m, _ := NewWithLearner(Config{Algorithm: name, Learner: "w", Features: 2, Members: 2, Memory: 4}, mk)
+		s := newTestStream(1, 2, 0.3, 1)
+		x := make([]float64, 2)
+		for i := 0; i < 20; i++ {
+			m.Learn(x, s.next(x))
+		}
+		b, _ := m.MarshalBinary()
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := LoadWithLearner(data, mk)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
+				t.Fatalf("error %v wraps neither ErrCorrupt nor ErrVersion", err)
+			}
+			return
+		}
+		back, err := m.MarshalBinary()
+		if err != nil || !bytes.Equal(back, data) {
+			t.Fatalf("accepted checkpoint writes back differently (%v)", err)
+		}
+	})
+}
+
+// FuzzBaseLearnerUnmarshal checks that no state makes UnmarshalBinary
+// panic, and that a state it accepts marshals back unchanged.
+func FuzzBaseLearnerUnmarshal(f *testing.F) {
+	for i, kind := range Learners {
+		b, _ := NewBaseLearner(kind, 2, 0.9)
+		s := newTestStream(1, 2, 0.3, 1)
+		x := make([]float64, 2)
+		for i := 0; i < 20; i++ {
+			b.Learn(x, s.next(x), 1)
+		}
+		st, _ := b.MarshalBinary()
+		f.Add(uint8(i), st)
+	}
+	f.Fuzz(func(t *testing.T, k uint8, data []byte) {
+		b, _ := NewBaseLearner(Learners[int(k)%len(Learners)], 2, 0.9)
+		if err := b.UnmarshalBinary(data); err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error %v does not wrap ErrCorrupt", err)
+			}
+			return
+		}
+		back, _ := b.MarshalBinary()
+		if !bytes.Equal(back, data) {
+			t.Fatal("accepted state marshals back differently")
+		}
+		if _, err := b.LogOdds([]float64{1, 2}); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
