@@ -8,6 +8,18 @@ import (
 	"github.com/ictal/ictal/classifier/prequential"
 )
 
+// next draws an example of a stream with one positive in about 20 into
+// x: two features, shifted by 1.5 for a positive.
+func next(rng *rand.Rand, x []float64) (positive bool) {
+	positive = rng.IntN(20) == 0
+	shift := 0.0
+	if positive {
+		shift = 1.5
+	}
+	x[0], x[1] = rng.NormFloat64()+shift, rng.NormFloat64()+shift
+	return positive
+}
+
 // Score each example before learning it, and give the score and the label
 // to the Evaluator: its figures are those of a model that never saw the
 // example it was judged on.
@@ -29,12 +41,7 @@ func Example() {
 	rng := rand.New(rand.NewPCG(1, 2))
 	x := make([]float64, 2)
 	for range 5000 {
-		positive := rng.IntN(20) == 0
-		shift := 0.0
-		if positive {
-			shift = 1.5
-		}
-		x[0], x[1] = rng.NormFloat64()+shift, rng.NormFloat64()+shift
+		positive := next(rng, x)
 		s, err := model.Score(x)
 		if err != nil {
 			panic(err)
@@ -90,12 +97,7 @@ func Example_margin() {
 	rng := rand.New(rand.NewPCG(1, 2))
 	x := make([]float64, 2)
 	for range 5000 {
-		positive := rng.IntN(20) == 0
-		shift := 0.0
-		if positive {
-			shift = 1.5
-		}
-		x[0], x[1] = rng.NormFloat64()+shift, rng.NormFloat64()+shift
+		positive := next(rng, x)
 		s, _ := model.Score(x)
 		g, _ := grader.Margin(x)
 		vote.Add(s, positive)
