@@ -23,18 +23,25 @@ import (
 // A Learner belongs to one ensemble, which calls it from one goroutine at
 // a time.
 type Learner interface {
-	// Learn adds x with its label and weight w.
+	// Learn adds x with its label and weight w. The ensemble's Learn
+	// returns its error, naming the member; the members updated before
+	// it in that call are not rolled back (a built-in learner never
+	// fails there).
 	Learn(x []float64, positive bool, w float64) error
-	// LogOdds returns log p(+|x) − log p(−|x) (any monotone stand-in
-	// works for Score; Margin averages it): positive means the member
-	// predicts the positive class. ±Inf is allowed (Margin clamps it to
-	// ±MaxMargin); NaN is an error.
+	// LogOdds returns log p(+|x) − log p(−|x): positive means the member
+	// predicts the positive class, which is all Score's vote reads;
+	// Margin averages the values, so they should be log-odds (or a
+	// score on their scale) for the graded score to mean anything. ±Inf
+	// is allowed (Margin clamps it to ±MaxMargin); NaN is an error,
+	// which Score and Margin return.
 	LogOdds(x []float64) (float64, error)
 	// MarshalBinary returns the learner's complete state, which
 	// UnmarshalBinary restores into a learner made by the same factory.
 	// It must only read the learner: the ensemble's MarshalBinary calls
 	// may overlap (see Model).
 	MarshalBinary() ([]byte, error)
+	// UnmarshalBinary restores the state MarshalBinary wrote; an error
+	// makes LoadWithLearner fail with ErrCorrupt.
 	UnmarshalBinary(data []byte) error
 }
 

@@ -86,9 +86,10 @@ type Ensemble interface {
 	// finite weight in (0, MaxWeight]: the class counts grow by w and the
 	// first Poisson mean of the update (bagging's λ of each member,
 	// boosting's initial λ, the SMOTE rates) is w times Learn's, so an
-	// integer w trains each bagging member as w Learns of x do in
-	// distribution, and a boosting ensemble as the weighted sample D₁ ∝ w
-	// of the batch algorithm. LearnWeighted(x, y, 1) is Learn(x, y), bit
+	// integer w trains each member of OzaBag and UOB as w Learns of x
+	// would, in distribution (without forgetting), and a boosting
+	// ensemble as the weighted sample D₁ ∝ w of the batch algorithm. A
+	// positive enters the SMOTE memory once, whatever w. LearnWeighted(x, y, 1) is Learn(x, y), bit
 	// for bit. It allocates nothing.
 	LearnWeighted(x []float64, positive bool, w float64) error
 	// AppendMembers appends the state of each member, in order, to dst
