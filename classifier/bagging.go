@@ -13,12 +13,12 @@ func (e *ensemble) learnBagging(x []float64, positive bool) {
 	M := float64(len(e.members))
 	for m := range e.members {
 		mb := &e.members[m]
-		lambda := 1.0
+		lambda := e.w
 		if e.alg == algUOB {
 			a := float64(m+1) / M
-			lambda = a
+			lambda = a * e.w
 			if positive {
-				lambda = a * e.cfg.C
+				lambda = a * e.cfg.C * e.w
 			}
 		}
 		mb.rate = lambda
@@ -37,12 +37,12 @@ func (e *ensemble) learnSMOTEBagging(x []float64, positive bool) {
 	for m := range e.members {
 		mb := &e.members[m]
 		if !positive {
-			mb.rate, mb.smoteRate = 1, 0
-			mb.train(x, false, mb.rng.poisson(1))
+			mb.rate, mb.smoteRate = e.w, 0
+			mb.train(x, false, mb.rng.poisson(e.w))
 			continue
 		}
 		a := float64(m+1) / M
-		mb.rate, mb.smoteRate = a*e.cfg.C, (1-a)*e.cfg.C
+		mb.rate, mb.smoteRate = a*e.cfg.C*e.w, (1-a)*e.cfg.C*e.w
 		mb.train(x, true, mb.rng.poisson(mb.rate))
 		e.trainSynthetic(mb, mb.rng.poisson(mb.smoteRate))
 	}

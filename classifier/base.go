@@ -6,10 +6,12 @@ import (
 )
 
 // BaseLearner is one of the weighted incremental base learners (Gaussian
-// naive Bayes, LDA, QDA) on its own, for code that builds ensembles
-// outside this package, such as the batch counterparts in
-// classifier/batch. It is lossless: Learn(x, y, k) equals k calls of
-// Learn(x, y, 1) when Beta is 1.
+// naive Bayes, LDA, QDA) on its own: the built-in Learner, for
+// NewWithLearner's factories and for code that builds ensembles outside
+// this package, such as the batch counterparts in classifier/batch. It is
+// lossless: Learn(x, y, k) equals k calls of Learn(x, y, 1) when Beta is
+// 1. An ensemble built on it uses it directly (as New's members), and
+// owns it: the caller must not use it afterwards.
 //
 // Predict and LogOdds are not read-only: the first call after a Learn
 // refreshes the learner's caches, and qda works in a scratch vector of
@@ -25,7 +27,7 @@ type BaseLearner struct {
 // NewBaseLearner returns an untrained base learner of the named kind ("nb",
 // "lda" or "qda") for d features with forgetting factor beta in (0, 1]
 // (0 means 1).
-func NewBaseLearner(kind string, d int, beta float64) (*BaseLearner, error) {
+func NewBaseLearner(kind LearnerName, d int, beta float64) (*BaseLearner, error) {
 	if beta == 0 {
 		beta = 1
 	}

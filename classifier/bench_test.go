@@ -9,7 +9,7 @@ import (
 // imbalanced stream (10 % positives) per op, for every algorithm × learner
 // at M = 10 and d ∈ {8, 36, 128}, after a warm-up of 2000 examples.
 func BenchmarkOnline(b *testing.B) {
-	for _, name := range append(append([]string{}, Algorithms...), "nsAC2") {
+	for _, name := range append(append([]Algorithm{}, Algorithms...), "nsAC2") {
 		for _, l := range Learners {
 			for _, d := range []int{8, 36, 128} {
 				b.Run(fmt.Sprintf("%s/%s/d=%d", name, l, d), func(b *testing.B) {

@@ -70,7 +70,7 @@ func (mb *member) decay(beta float64) {
 
 // learnOzaBoost is online boosting (Alg. onlineadaboost).
 func (e *ensemble) learnOzaBoost(x []float64, positive bool) {
-	lambda := 1.0
+	lambda := e.w
 	for m := range e.members {
 		mb := &e.members[m]
 		mb.decay(e.beta)
@@ -117,7 +117,7 @@ func (e *ensemble) trainSum(m int, x []float64, positive bool, lambda float64) b
 // algorithm's pairing is used here.
 func (e *ensemble) learnAC2(x []float64, positive bool) {
 	cost := e.exampleCost(positive)
-	lambda := 1.0
+	lambda := e.w
 	for m := range e.members {
 		mb := &e.members[m]
 		pred := e.trainSum(m, x, positive, lambda)
@@ -162,7 +162,7 @@ func (e *ensemble) learnAC2(x []float64, positive bool) {
 // which is AdaBoost's update. The vote weight is log((1−ε)/ε).
 func (e *ensemble) learnCSB2(x []float64, positive bool) {
 	cost := e.exampleCost(positive)
-	lambda := 1.0
+	lambda := e.w
 	for m := range e.members {
 		mb := &e.members[m]
 		if e.trainSum(m, x, positive, lambda) == positive {

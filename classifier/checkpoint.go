@@ -59,9 +59,17 @@ func (d *decoder) str(what string) string {
 // MarshalBinary implements Model and encoding.BinaryMarshaler.
 func (e *ensemble) MarshalBinary() ([]byte, error) {
 	c := e.cfg
+	states, err := e.customStates()
+	if err != nil {
+		return nil, err
+	}
 	size := 8 + 8 + 2*8 + len(c.Algorithm) + len(c.Learner) + 9*8 + 3*8 + len(e.members)*memberFixedLen + 4
 	for m := range e.members {
-		size += e.members[m].h.encodedLen()
+		if states != nil && states[m] != nil {
+			size += 8 + len(states[m])
+		} else {
+			size += e.members[m].h.encodedLen()
+		}
 	}
 	if e.mem != nil {
 		size += e.mem.encodedLen()
@@ -78,8 +86,8 @@ func (e *ensemble) MarshalBinary() ([]byte, error) {
 	b := make([]byte, 0, size)
 	b = append(b, checkpointMagic...)
 	b = appendU64(b, version)
-	b = appendString(b, c.Algorithm)
-	b = appendString(b, c.Learner)
+	b = appendString(b, string(c.Algorithm))
+	b = appendString(b, string(c.Learner))
 	for _, v := range []int{c.Features, c.Members, c.Neighbors, c.Memory} {
 		b = appendU64(b, uint64(v))
 	}
@@ -97,7 +105,11 @@ func (e *ensemble) MarshalBinary() ([]byte, error) {
 		b = appendU64(b, mb.trained)
 		b = appendU64(b, mb.synthetic)
 		b = mb.rng.appendBinary(b)
-		b = mb.h.appendBinary(b)
+		if states != nil && states[m] != nil {
+			b = appendCustomState(b, states[m])
+		} else {
+			b = mb.h.appendBinary(b)
+		}
 	}
 	if e.mem != nil {
 		b = e.mem.appendBinary(b)
@@ -114,7 +126,34 @@ func (e *ensemble) MarshalBinary() ([]byte, error) {
 // MaxLearnWork, is refused here too, even under a valid checksum (the
 // error also wraps the *ConfigError naming the setting): every model Load
 // returns learns in bounded time.
+//
+// The Model is an Ensemble. A checkpoint of an ensemble of a custom
+// learner (NewWithLearner) is loaded with LoadWithLearner instead.
 func Load(data []byte) (Model, error) {
+	e, err := load(data, nil)
+	if err != nil {
+		return nil, err // not a nil *ensemble in a non-nil Model
+	}
+	return e, nil
+}
+
+// LoadWithLearner is Load for a checkpoint of NewWithLearner's ensemble:
+// mk makes the members, as for NewWithLearner, and each restores its state
+// with UnmarshalBinary (an error there is reported wrapping ErrCorrupt).
+// A checkpoint of built-in learners is refused: Load restores it.
+func LoadWithLearner(data []byte, mk LearnerFactory) (Ensemble, error) {
+	if mk == nil {
+		return nil, fmt.Errorf("classifier: LoadWithLearner with a nil factory")
+	}
+	e, err := load(data, mk)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// load is Load (mk nil) or LoadWithLearner.
+func load(data []byte, mk LearnerFactory) (*ensemble, error) {
 	if len(data) < len(checkpointMagic)+8+4 {
 		return nil, fmt.Errorf("%w: %d bytes is too short for a checkpoint", ErrCorrupt, len(data))
 	}
@@ -131,8 +170,8 @@ func Load(data []byte) (Model, error) {
 		return nil, fmt.Errorf("%w: version %d (this build reads 1 and %d)", ErrVersion, version, checkpointVersion)
 	}
 	var c Config
-	c.Algorithm = d.str("algorithm")
-	c.Learner = d.str("learner")
+	c.Algorithm = Algorithm(d.str("algorithm"))
+	c.Learner = LearnerName(d.str("learner"))
 	ints := [4]uint64{}
 	for i := range ints {
 		ints[i] = d.u64("config")
@@ -157,7 +196,7 @@ func Load(data []byte) (Model, error) {
 		}
 	}
 	c.Features, c.Members, c.Neighbors, c.Memory = int(ints[0]), int(ints[1]), int(ints[2]), int(ints[3])
-	eff, a, ns, err := c.withDefaults()
+	eff, a, ns, err := c.validate(mk != nil)
 	if err != nil {
 		// Damage, or a setting beyond this build's limits (MaxCost,
 		// MaxLearnWork, ...): the *ConfigError says which.
@@ -166,14 +205,28 @@ func Load(data []byte) (Model, error) {
 	if eff != c {
 		return nil, fmt.Errorf("%w: configuration is not in effective form", ErrCorrupt)
 	}
-	need := 3*8 + c.Members*(memberFixedLen+learnerEncodedLen(c.Learner, c.Features))
+	ll := learnerEncodedLen(c.Learner, c.Features)
+	if mk != nil {
+		ll = 8 // at least a custom learner's length
+	}
+	need := 3*8 + c.Members*(memberFixedLen+ll)
 	if a.smote() {
 		need += 4 * 8
 	}
 	if len(body)-d.off < need {
 		return nil, fmt.Errorf("%w: %d bytes of state, the configuration needs at least %d", ErrCorrupt, len(body)-d.off, need)
 	}
-	e := newEnsemble(c, a, ns, func(int) learner { return newLearner(c.Learner, c.Features, c.Beta) })
+	var e *ensemble
+	if mk == nil {
+		e = newEnsemble(c, a, ns, func(int) learner { return newLearner(c.Learner, c.Features, c.Beta) })
+	} else {
+		ls, err := makeLearners(c, mk)
+		if err != nil {
+			return nil, err
+		}
+		e = newEnsemble(c, a, ns, func(m int) learner { return ls[m] })
+		e.factory = mk
+	}
 	e.examples = d.u64("examples")
 	e.nPos = d.nonNeg("n+")
 	e.nNeg = d.nonNeg("n-")

@@ -14,7 +14,7 @@ import (
 // package-level mutable state is shared between models).
 func TestModelConcurrentUse(t *testing.T) {
 	const goroutines = 4
-	train := func(name, l string, m Model) {
+	train := func(name Algorithm, l LearnerName, m Model) {
 		s := newTestStream(3, 3, 0.2, 1.5)
 		x := make([]float64, 3)
 		for i := 0; i < 200; i++ {
@@ -29,7 +29,7 @@ func TestModelConcurrentUse(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{UOB, SB, AC2, CSB2, RUS2, SBO1, "nsAC2"} {
+	for _, name := range []Algorithm{UOB, SB, AC2, CSB2, RUS2, SBO1, "nsAC2"} {
 		for _, l := range Learners {
 			cfg := Config{Algorithm: name, Learner: l, Features: 3, Members: 3, Memory: 32, Seed: 9}
 			ref, _ := New(cfg)

@@ -5,29 +5,69 @@ import (
 	"strings"
 )
 
-// Algorithm names, as used on command lines, in JSON and in logs, and as
-// the values of Config.Algorithm: Config{Algorithm: classifier.UOB}. A name
-// with the prefix NSPrefix (for example NSPrefix+AC2, "nsAC2") is the
-// forgetting-factor variant of Section 8.
+// Algorithm names an ensemble algorithm of the paper, the value of
+// Config.Algorithm: Config{Algorithm: classifier.UOB}. The names are
+// those used on command lines, in JSON, in logs and in checkpoints. A name
+// with the prefix NSPrefix (for example NSPrefix+AC2, "nsAC2", or
+// AC2.NS()) is the forgetting-factor variant of Section 8.
 //
-// The names are untyped string constants, and Config.Algorithm and
-// Config.Learner are plain strings, so that names read from flags, TOML or
-// JSON, and lists such as Algorithms, need no conversion; New rejects an
-// unknown name with a ConfigError naming the field.
+// A name read as a string converts (Algorithm(s)); New then rejects an
+// unknown one with a ConfigError naming the field. Algorithm is also an
+// encoding.TextUnmarshaler that checks the name, for flag.TextVar and the
+// decoders of JSON and TOML.
+type Algorithm string
+
+// The algorithms.
 const (
-	OzaBag   = "OzaBag"   // online bagging, Alg. onlinebagging
-	OzaBoost = "OzaBoost" // online boosting, Alg. onlineadaboost
-	UOB      = "UOB"      // online UnderOverBagging, Alg. onlineunderoverbagging
-	SB       = "SB"       // online SMOTEBagging, Alg. onlinesmotebagging
-	AC2      = "AC2"      // online AdaC2, Alg. onlineAdaC2
-	CSB2     = "CSB2"     // online CSB2, Alg. onlineCSB2
-	RUS1     = "RUS1"     // online RUSBoost1, Alg. onlineRUS
-	RUS2     = "RUS2"     // online RUSBoost2
-	RUS3     = "RUS3"     // online RUSBoost3
-	SBO1     = "SBO1"     // online SMOTEBoost1, Alg. onlineSMOTE
-	SBO2     = "SBO2"     // online SMOTEBoost2
-	SBO3     = "SBO3"     // online SMOTEBoost3
+	OzaBag   Algorithm = "OzaBag"   // online bagging, Alg. onlinebagging
+	OzaBoost Algorithm = "OzaBoost" // online boosting, Alg. onlineadaboost
+	UOB      Algorithm = "UOB"      // online UnderOverBagging, Alg. onlineunderoverbagging
+	SB       Algorithm = "SB"       // online SMOTEBagging, Alg. onlinesmotebagging
+	AC2      Algorithm = "AC2"      // online AdaC2, Alg. onlineAdaC2
+	CSB2     Algorithm = "CSB2"     // online CSB2, Alg. onlineCSB2
+	RUS1     Algorithm = "RUS1"     // online RUSBoost1, Alg. onlineRUS
+	RUS2     Algorithm = "RUS2"     // online RUSBoost2
+	RUS3     Algorithm = "RUS3"     // online RUSBoost3
+	SBO1     Algorithm = "SBO1"     // online SMOTEBoost1, Alg. onlineSMOTE
+	SBO2     Algorithm = "SBO2"     // online SMOTEBoost2
+	SBO3     Algorithm = "SBO3"     // online SMOTEBoost3
 )
+
+// NS returns the forgetting-factor variant of a: NSPrefix + a (a itself
+// when it already has the prefix).
+func (a Algorithm) NS() Algorithm {
+	if strings.HasPrefix(string(a), NSPrefix) {
+		return a
+	}
+	return NSPrefix + a
+}
+
+// String returns the name.
+func (a Algorithm) String() string { return string(a) }
+
+// MarshalText returns the name.
+func (a Algorithm) MarshalText() ([]byte, error) { return []byte(a), nil }
+
+// UnmarshalText sets a to the name in b, which must be a known algorithm,
+// optionally prefixed NSPrefix; otherwise it returns a *ConfigError
+// naming the field Algorithm and leaves a unchanged.
+func (a *Algorithm) UnmarshalText(b []byte) error {
+	name := Algorithm(b)
+	if _, _, ok := parseAlgorithm(name); !ok {
+		return unknownAlgorithm(name)
+	}
+	*a = name
+	return nil
+}
+
+// unknownAlgorithm is the error for a name parseAlgorithm does not know.
+func unknownAlgorithm(name Algorithm) error {
+	all := make([]string, len(Algorithms))
+	for i, a := range Algorithms {
+		all[i] = string(a)
+	}
+	return configErr("Algorithm", string(name), "unknown (want one of %s, optionally prefixed %s)", strings.Join(all, " "), NSPrefix)
+}
 
 // NSPrefix, put before an algorithm's name, selects its non-stationary
 // variant: the forgetting factor Config.Beta (default DefaultNSBeta) then
@@ -35,10 +75,10 @@ const (
 const NSPrefix = "ns"
 
 // Algorithms lists the base algorithm names (without NSPrefix).
-var Algorithms = []string{UOB, SB, AC2, CSB2, RUS1, RUS2, RUS3, SBO1, SBO2, SBO3, OzaBag, OzaBoost}
+var Algorithms = []Algorithm{UOB, SB, AC2, CSB2, RUS1, RUS2, RUS3, SBO1, SBO2, SBO3, OzaBag, OzaBoost}
 
 // Learners lists the base learner names.
-var Learners = []string{LearnerNB, LearnerLDA, LearnerQDA}
+var Learners = []LearnerName{LearnerNB, LearnerLDA, LearnerQDA}
 
 // Defaults for zero values of Config.
 const (
@@ -119,11 +159,21 @@ const (
 // learnWork returns the work of one Learn or Score of c without its
 // synthetic examples, in the units of MaxLearnWork.
 func learnWork(c Config, a algo) int64 {
-	w := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features)/8)
+	w := int64(c.Members) * learnerUnits(c.Learner, c.Features)
 	if a.smote() {
 		w += int64(c.Memory) * int64(c.Features+c.Neighbors)
 	}
 	return w
+}
+
+// learnerUnits returns the size of one learner of the named kind in
+// numbers of state: its encoding's for the built-in learners, and d+1,
+// a linear model's, for a custom one (NewWithLearner).
+func learnerUnits(kind LearnerName, d int) int64 {
+	if n := learnerEncodedLen(kind, d); n >= 0 {
+		return int64(n / 8)
+	}
+	return int64(d) + 1
 }
 
 // syntheticCap returns how many synthetic positives one member trains on
@@ -131,7 +181,7 @@ func learnWork(c Config, a algo) int64 {
 // synthetic examples of all members together cost at most MaxLearnWork,
 // but at least 1.
 func syntheticCap(c Config) int {
-	per := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features)/8)
+	per := int64(c.Members) * learnerUnits(c.Learner, c.Features)
 	return int(max(1, min(maxSyntheticPerMember, MaxLearnWork/per)))
 }
 
@@ -141,10 +191,10 @@ func syntheticCap(c Config) int {
 // algorithms, Memory and Neighbors together) must stay within
 // MaxLearnWork.
 type Config struct {
-	Algorithm string // one of Algorithms (UOB, AC2, ...), optionally prefixed NSPrefix
-	Learner   string // LearnerNB (default), LearnerLDA or LearnerQDA
-	Features  int    // dimension d of the feature vectors
-	Members   int    // ensemble size M, 1..MaxMembers
+	Algorithm Algorithm   // one of Algorithms (UOB, AC2, ...), optionally prefixed NSPrefix
+	Learner   LearnerName // LearnerNB (default), LearnerLDA or LearnerQDA; for NewWithLearner, the custom learner's name
+	Features  int         // dimension d of the feature vectors
+	Members   int         // ensemble size M, 1..MaxMembers
 	// C is the resampling cost of UOB, SB, RUS1–3 and SBO1–3, in
 	// [1/MaxCost, MaxCost]. For UOB, SB, RUS3 and SBO3 it is the weight
 	// of a positive relative to a negative, and the zero value,
@@ -191,7 +241,7 @@ const (
 	algSBO3
 )
 
-var algoByName = map[string]algo{
+var algoByName = map[Algorithm]algo{
 	OzaBag: algOzaBag, OzaBoost: algOzaBoost, UOB: algUOB, SB: algSB, AC2: algAC2, CSB2: algCSB2,
 	RUS1: algRUS1, RUS2: algRUS2, RUS3: algRUS3, SBO1: algSBO1, SBO2: algSBO2, SBO3: algSBO3,
 }
@@ -200,9 +250,9 @@ func (a algo) boosting() bool { return a != algOzaBag && a != algUOB && a != alg
 func (a algo) smote() bool    { return a == algSB || a == algSBO1 || a == algSBO2 || a == algSBO3 }
 
 // parseAlgorithm splits an optional "ns" prefix from a known name.
-func parseAlgorithm(name string) (a algo, ns bool, ok bool) {
+func parseAlgorithm(name Algorithm) (a algo, ns bool, ok bool) {
 	base := name
-	if strings.HasPrefix(name, NSPrefix) {
+	if strings.HasPrefix(string(name), NSPrefix) {
 		base, ns = name[len(NSPrefix):], true
 	}
 	a, ok = algoByName[base]
@@ -232,16 +282,25 @@ func checkCost(field string, v float64) error {
 
 // withDefaults returns c with zero values replaced by defaults and checks
 // every field, naming the first bad one.
-func (c Config) withDefaults() (Config, algo, bool, error) {
+func (c Config) withDefaults() (Config, algo, bool, error) { return c.validate(false) }
+
+// validate is withDefaults for a model of built-in learners (custom
+// false) or of a LearnerFactory's (custom true), whose Learner is a name
+// of the caller's that must not be a built-in one.
+func (c Config) validate(custom bool) (Config, algo, bool, error) {
 	a, ns, ok := parseAlgorithm(c.Algorithm)
 	if !ok {
-		return c, 0, false, configErr("Algorithm", c.Algorithm, "unknown (want one of %s, optionally prefixed %s)", strings.Join(Algorithms, " "), NSPrefix)
+		return c, 0, false, unknownAlgorithm(c.Algorithm)
 	}
-	if c.Learner == "" {
+	builtin := learnerEncodedLen(c.Learner, 1) >= 0
+	switch {
+	case custom && (c.Learner == "" || builtin || len(c.Learner) > maxNameLen):
+		return c, 0, false, configErr("Learner", string(c.Learner), "want a name of the custom learner, 1 to %d bytes, other than nb, lda and qda", maxNameLen)
+	case custom:
+	case c.Learner == "":
 		c.Learner = LearnerNB
-	}
-	if learnerEncodedLen(c.Learner, 1) < 0 {
-		return c, 0, false, configErr("Learner", c.Learner, "unknown (want nb, lda or qda)")
+	case !builtin:
+		return c, 0, false, configErr("Learner", string(c.Learner), "unknown (want nb, lda or qda; a custom learner is built with NewWithLearner)")
 	}
 	if c.Features < 1 || c.Features > MaxFeatures {
 		return c, 0, false, configErr("Features", c.Features, "want 1..%d", MaxFeatures)
@@ -287,7 +346,7 @@ func (c Config) withDefaults() (Config, algo, bool, error) {
 		return c, 0, false, err
 	}
 	// In int64: the product overflows a 32-bit int long before the limit.
-	size := int64(c.Members) * int64(learnerEncodedLen(c.Learner, c.Features))
+	size := int64(c.Members) * 8 * learnerUnits(c.Learner, c.Features)
 	if a.smote() {
 		size += int64(c.Memory) * int64(c.Features) * 8
 	}

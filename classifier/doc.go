@@ -1,6 +1,7 @@
 // Package classifier implements the online cost-sensitive ensembles of Wang
 // & Pineau, "Online Bagging and Boosting for Imbalanced Data Streams", on
-// weighted incremental Gaussian naive Bayes, LDA and QDA base learners.
+// weighted incremental base learners: Gaussian naive Bayes, LDA, QDA, or
+// any Learner of the caller's.
 //
 // Seizure windows are rare, a missed seizure costs far more than a false
 // alarm, and windows arrive one at a time: each is scored, then learned
@@ -16,6 +17,44 @@
 //	RUS1–3    online RUSBoost 1, 2, 3          Alg. onlineRUS
 //	SBO1–3    online SMOTEBoost 1, 2, 3        Alg. onlineSMOTE
 //	nsX       X with forgetting factor β       Section 8 (nsAC2 in the paper)
+//
+// # Using the package
+//
+// A stream learner builds a Model with New (or restores one with Load),
+// and for each example calls Score, then Learn once the label is known:
+//
+//	m, err := classifier.New(classifier.Config{Algorithm: classifier.AC2, Features: 36, Seed: 1})
+//	...
+//	p, _ := m.Score(x) // in [0, 1]; above 0.5 is the ensemble's positive decision
+//	m.Learn(x, seizure)
+//
+// Every Model this package builds is an Ensemble (m.(classifier.Ensemble)),
+// which adds:
+//
+//   - Margin (Grader), the graded score: the vote-weighted mean of the
+//     members' log-odds. Score is the paper's vote, 0 or 1 whenever the
+//     members agree; Margin still ranks those examples, so ROC curves,
+//     calibrated probabilities and thresholds other than the vote's are
+//     built on it;
+//   - LearnWeighted, for examples that count more or less than one (a
+//     clinician's confirmed event, a down-weighted doubtful label);
+//   - AppendMembers, each member's error ε_m, λ sums and vote weight α_m,
+//     what the paper's Section 7 plots;
+//   - Reset and Clone.
+//
+// The members are the package's Gaussian naive Bayes, LDA or QDA
+// (Config.Learner, BaseLearner), or any Learner of the caller's:
+// NewWithLearner builds every algorithm over a LearnerFactory (see
+// ExampleNewWithLearner, an online logistic regression), and
+// LoadWithLearner restores its checkpoints. A Learner supplies weighted
+// learning, its log-odds (from which the members' decisions and Margin
+// come) and its own serialisation; nothing in the algorithms depends on
+// the learner being Gaussian.
+//
+// Package classifier/prequential evaluates a model on a stream as it
+// learns (test-then-train), with exact AUC, G-mean and per-class recall
+// over the whole stream and a sliding window; package classifier/batch
+// trains the batch counterparts of the algorithms.
 //
 // # Default costs assume a class ratio
 //

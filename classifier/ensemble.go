@@ -64,12 +64,20 @@ type ensemble struct {
 	alphaOK bool
 	// alphaRuns counts the computations of every α_m (for tests).
 	alphaRuns uint64
+
+	// w is the weight of the example being learned: 1 for Learn, the
+	// caller's for LearnWeighted. It scales the first Poisson mean
+	// (bagging's λ, boosting's initial λ) and the class counts.
+	w float64
+	// factory made the members of a NewWithLearner ensemble (nil for
+	// the built-in learners); Reset and Clone make new ones with it.
+	factory LearnerFactory
 }
 
 // newEnsemble builds an ensemble whose members come from mk. Member m
 // draws from random stream m+1 of the seed.
 func newEnsemble(cfg Config, a algo, ns bool, mk func(m int) learner) *ensemble {
-	e := &ensemble{cfg: cfg, alg: a, ns: ns, beta: 1}
+	e := &ensemble{cfg: cfg, alg: a, ns: ns, beta: 1, w: 1}
 	if ns {
 		e.beta = cfg.Beta
 	}
@@ -99,6 +107,12 @@ func (e *ensemble) Learn(x []float64, positive bool) error {
 	if err := checkInput(x, e.cfg.Features); err != nil {
 		return err
 	}
+	e.learn(x, positive)
+	return e.customErr()
+}
+
+// learn is Learn of a valid x with weight e.w.
+func (e *ensemble) learn(x []float64, positive bool) {
 	e.examples++
 	e.memoHit = e.memoValid && equalVectors(x, e.memoX)
 	// Explicit rounding: never fused with the increment below into an
@@ -106,9 +120,9 @@ func (e *ensemble) Learn(x []float64, positive bool) error {
 	e.nPos = float64(e.nPos * e.beta)
 	e.nNeg = float64(e.nNeg * e.beta)
 	if positive {
-		e.nPos++
+		e.nPos += e.w
 	} else {
-		e.nNeg++
+		e.nNeg += e.w
 	}
 	if positive && e.mem != nil {
 		e.mem.add(x)
@@ -131,7 +145,6 @@ func (e *ensemble) Learn(x []float64, positive bool) error {
 	}
 	e.memoHit = false
 	e.alphaOK = false
-	return nil
 }
 
 // equalVectors reports whether a and b hold the same values (bit for bit
@@ -201,15 +214,7 @@ const epsMin = 1e-6
 // Score counts a negative weight as a vote of |α| for the class the
 // member does not predict.
 func (e *ensemble) voteWeight(mb *member) float64 {
-	var wrong, total float64
-	switch e.alg {
-	case algAC2:
-		wrong, total = mb.fp+mb.fn, mb.tp+mb.tn+mb.fp+mb.fn
-	case algCSB2:
-		wrong, total = mb.sw, mb.sum
-	default:
-		wrong, total = mb.sw, mb.sc+mb.sw
-	}
+	wrong, total := e.memberError(mb)
 	if !(total > 0) {
 		return 0
 	}
@@ -228,6 +233,31 @@ func (e *ensemble) voteWeight(mb *member) float64 {
 	return detmath.Log((1 - eps) / eps)
 }
 
+// voteWeights brings e.alpha up to date: every α_m is computed at most
+// once per Learn, however many windows are scored in between.
+func (e *ensemble) voteWeights() {
+	if e.alphaOK {
+		return
+	}
+	for m := range e.members {
+		e.alpha[m] = e.voteWeight(&e.members[m])
+	}
+	e.alphaOK = true
+	e.alphaRuns++
+}
+
+// memberError returns the weighted errors and the total weight of a
+// boosting member's error estimate ε = wrong/total.
+func (e *ensemble) memberError(mb *member) (wrong, total float64) {
+	switch e.alg {
+	case algAC2:
+		return mb.fp + mb.fn, mb.tp + mb.tn + mb.fp + mb.fn
+	case algCSB2:
+		return mb.sw, mb.sum
+	}
+	return mb.sw, mb.sc + mb.sw
+}
+
 // Score implements Model. Bagging algorithms return the fraction of members
 // that predict positive (the unweighted vote); boosting algorithms return
 // Σ α_m h_m(x) / Σ α_m over the members with α_m > 0. While no member has a
@@ -244,6 +274,15 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 	if err := checkInput(x, e.cfg.Features); err != nil {
 		return 0, err
 	}
+	s := e.vote(x)
+	if err := e.customErr(); err != nil {
+		return 0, err
+	}
+	return s, nil
+}
+
+// vote is Score of a valid x.
+func (e *ensemble) vote(x []float64) float64 {
 	var votes float64
 	if !e.alg.boosting() {
 		for m := range e.members {
@@ -251,7 +290,7 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 				votes++
 			}
 		}
-		return votes / float64(len(e.members)), nil
+		return votes / float64(len(e.members))
 	}
 	copy(e.memoX, x)
 	e.memoValid = true
@@ -267,18 +306,12 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 	if !e.cfg.LiteralVote { // weights ≥ 0: a unanimous vote is 0 or 1
 		switch npos {
 		case 0:
-			return 0, nil
+			return 0
 		case len(e.members):
-			return 1, nil
+			return 1
 		}
 	}
-	if !e.alphaOK {
-		for m := range e.members {
-			e.alpha[m] = e.voteWeight(&e.members[m])
-		}
-		e.alphaOK = true
-		e.alphaRuns++
-	}
+	e.voteWeights()
 	var sum, plain float64
 	for m, a := range e.alpha {
 		p := e.memoPred[m]
@@ -298,9 +331,9 @@ func (e *ensemble) Score(x []float64) (float64, error) {
 		if s > 1 { // rounding
 			s = 1
 		}
-		return s, nil
+		return s
 	}
-	return plain / float64(len(e.members)), nil
+	return plain / float64(len(e.members))
 }
 
 // MaxMargin bounds each member's log-odds in Margin: a member that has
@@ -321,12 +354,8 @@ func (e *ensemble) Margin(x []float64) (float64, error) {
 	}
 	var sum, plain, weights float64
 	boosting := e.alg.boosting()
-	if boosting && !e.alphaOK {
-		for m := range e.members {
-			e.alpha[m] = e.voteWeight(&e.members[m])
-		}
-		e.alphaOK = true
-		e.alphaRuns++
+	if boosting {
+		e.voteWeights()
 	}
 	for m := range e.members {
 		l := min(max(e.members[m].h.logOdds(x), -MaxMargin), MaxMargin)
@@ -340,6 +369,9 @@ func (e *ensemble) Margin(x []float64) (float64, error) {
 	mean := plain / float64(len(e.members))
 	if boosting && weights > 0 {
 		mean = sum / weights
+	}
+	if err := e.customErr(); err != nil {
+		return 0, err
 	}
 	return min(max(mean, -MaxMargin), MaxMargin), nil // rounding
 }

@@ -43,17 +43,40 @@ type learner interface {
 	decode(d *decoder) error
 }
 
-// Learner names, the values of Config.Learner (untyped, as the algorithm
-// names are). Learners lists them.
+// LearnerName names a base learner, the value of Config.Learner: one of
+// the built-in learners (Learners) or, for NewWithLearner, the caller's
+// own. Like Algorithm, it converts from a string and is an
+// encoding.TextUnmarshaler, which accepts the built-in names.
+type LearnerName string
+
+// The built-in learners.
 const (
-	LearnerNB  = "nb"  // Gaussian naive Bayes
-	LearnerLDA = "lda" // linear discriminant analysis (shared covariance)
-	LearnerQDA = "qda" // quadratic discriminant analysis (per-class covariance)
+	LearnerNB  LearnerName = "nb"  // Gaussian naive Bayes
+	LearnerLDA LearnerName = "lda" // linear discriminant analysis (shared covariance)
+	LearnerQDA LearnerName = "qda" // quadratic discriminant analysis (per-class covariance)
 )
+
+// String returns the name.
+func (l LearnerName) String() string { return string(l) }
+
+// MarshalText returns the name.
+func (l LearnerName) MarshalText() ([]byte, error) { return []byte(l), nil }
+
+// UnmarshalText sets l to the name in b, which must be a built-in
+// learner's; otherwise it returns a *ConfigError naming the field Learner
+// and leaves l unchanged.
+func (l *LearnerName) UnmarshalText(b []byte) error {
+	name := LearnerName(b)
+	if learnerEncodedLen(name, 1) < 0 {
+		return configErr("Learner", string(name), "unknown (want nb, lda or qda)")
+	}
+	*l = name
+	return nil
+}
 
 // newLearner returns an untrained learner of the named kind for d features
 // with forgetting factor beta in (0, 1].
-func newLearner(kind string, d int, beta float64) learner {
+func newLearner(kind LearnerName, d int, beta float64) learner {
 	switch kind {
 	case LearnerNB:
 		return newNB(d, beta)
@@ -68,7 +91,7 @@ func newLearner(kind string, d int, beta float64) learner {
 // learnerEncodedLen returns the encoded size of a learner of the named kind
 // and dimension without building one, so Load can reject a truncated
 // checkpoint before allocating.
-func learnerEncodedLen(kind string, d int) int {
+func learnerEncodedLen(kind LearnerName, d int) int {
 	switch kind {
 	case LearnerNB:
 		return nbEncodedLen(d)

@@ -27,11 +27,11 @@ func BenchmarkLearner(b *testing.B) {
 // (LDA: and the pooled scatter) and, for LDA and QDA, refills the prior.
 func BenchmarkLearnerForgetting(b *testing.B) {
 	for _, kind := range lrnKinds {
-		b.Run(kind+"/d=36", func(b *testing.B) { benchLearner(b, kind, 36, 0.9) })
+		b.Run(string(kind)+"/d=36", func(b *testing.B) { benchLearner(b, kind, 36, 0.9) })
 	}
 }
 
-func benchLearner(b *testing.B, kind string, d int, beta float64) {
+func benchLearner(b *testing.B, kind LearnerName, d int, beta float64) {
 	rng := rand.New(rand.NewPCG(51, uint64(d)))
 	ex := lrnGaussians(rng, 1024, d, 0.3, 1, 1, 1.5, true)
 	trained := func() learner {

@@ -54,7 +54,7 @@ func TestLearnerEncodeDecodeContinues(t *testing.T) {
 }
 
 // lrnEncoded returns the encoding of a trained learner of the kind.
-func lrnEncoded(kind string, d int, beta float64, n int) []byte {
+func lrnEncoded(kind LearnerName, d int, beta float64, n int) []byte {
 	h := newLearner(kind, d, beta)
 	lrnTrain(h, lrnGaussians(rand.New(rand.NewPCG(23, 24)), n, d, 0.5, 1, 1, 2, true))
 	return h.appendBinary(nil)
@@ -62,7 +62,7 @@ func lrnEncoded(kind string, d int, beta float64, n int) []byte {
 
 // lrnOffsets gives the byte offset of named fields of an encoded learner of
 // dimension d (the negative class's, for per-class fields).
-func lrnOffsets(kind string, d int) map[string]int {
+func lrnOffsets(kind LearnerName, d int) map[string]int {
 	const hdr = 16
 	cls := map[string]int{"prior weight": hdr, "weight": hdr + 8, "mean": hdr + 16}
 	f := 0
@@ -89,7 +89,7 @@ func TestLearnerDecodeRejects(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
-		kinds     []string
+		kinds     []LearnerName
 		untrained bool   // mutate the encoding of an untrained learner
 		field     string // lrnOffsets key, or "" for the header
 		mutate    func(b []byte, off, d int) []byte
@@ -104,24 +104,24 @@ func TestLearnerDecodeRejects(t *testing.T) {
 		{"weight above prior weight", lrnKinds, false, "weight", func(b []byte, off, _ int) []byte { put(b, off, 1e6); return b }, "want 0 < weight ≤ prior weight or both 0"},
 		{"prior weight without weight", lrnKinds, true, "prior weight", func(b []byte, off, _ int) []byte { put(b, off, 1); return b }, "weight 0 with prior weight 1"},
 		{"NaN mean", lrnKinds, false, "mean", func(b []byte, off, _ int) []byte { put(b, off+8, math.NaN()); return b }, "mean: not a finite number"},
-		{"negative variance", []string{LearnerNB}, false, "variance", func(b []byte, off, _ int) []byte { put(b, off, -2); return b }, "variance: negative value"},
-		{"bad boolean", []string{LearnerLDA, LearnerQDA}, false, "started", func(b []byte, off, _ int) []byte { b[off] = 7; return b }, "invalid boolean 7"},
-		{"scale above 1", []string{LearnerLDA, LearnerQDA}, false, "scale", func(b []byte, off, _ int) []byte { put(b, off, 2); return b }, "scale 2 outside"},
-		{"refill index out of range", []string{LearnerLDA, LearnerQDA}, false, "refill index", func(b []byte, off, _ int) []byte { b[off] = 3; return b }, "refill index 3, want < 3"},
-		{"zero prior target", []string{LearnerLDA, LearnerQDA}, false, "prior target", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "prior target of coordinate 0: 0, want > 0"},
-		{"negative prior mass", []string{LearnerLDA, LearnerQDA}, false, "prior mass", func(b []byte, off, _ int) []byte { put(b, off+16, -3); return b }, "prior mass: negative value -3"},
-		{"zero factor diagonal", []string{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "diagonal not positive"},
-		{"negative factor diagonal", []string{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off, -1); return b }, "diagonal not positive"},
-		{"unstarted factor with a scale", []string{LearnerLDA, LearnerQDA}, true, "scale", func(b []byte, off, _ int) []byte { put(b, off, 0.5); return b }, "state of an unstarted factor is not zero"},
-		{"LDA class weights without a prior", []string{LearnerLDA}, true, "weight", func(b []byte, off, _ int) []byte { put(b, off-8, 2); put(b, off, 1); return b }, "prior set false with class weights 1 and 0"},
-		{"LDA pooled weight without a prior", []string{LearnerLDA}, true, "pooled weight", func(b []byte, off, _ int) []byte { put(b, off, 1); return b }, "pooled weight 1 with prior set false"},
-		{"LDA prior without pooled weight", []string{LearnerLDA}, false, "pooled weight", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "pooled weight 0 with prior set true"},
-		{"QDA weight without a prior", []string{LearnerQDA}, true, "weight", func(b []byte, off, _ int) []byte { put(b, off-8, 2); put(b, off, 1); return b }, "prior set false with class weight 1, want a prior exactly when the weight is positive"},
-		{"Inf in factor", []string{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off+8, math.Inf(1)); return b }, "factor: not a finite number"},
+		{"negative variance", []LearnerName{LearnerNB}, false, "variance", func(b []byte, off, _ int) []byte { put(b, off, -2); return b }, "variance: negative value"},
+		{"bad boolean", []LearnerName{LearnerLDA, LearnerQDA}, false, "started", func(b []byte, off, _ int) []byte { b[off] = 7; return b }, "invalid boolean 7"},
+		{"scale above 1", []LearnerName{LearnerLDA, LearnerQDA}, false, "scale", func(b []byte, off, _ int) []byte { put(b, off, 2); return b }, "scale 2 outside"},
+		{"refill index out of range", []LearnerName{LearnerLDA, LearnerQDA}, false, "refill index", func(b []byte, off, _ int) []byte { b[off] = 3; return b }, "refill index 3, want < 3"},
+		{"zero prior target", []LearnerName{LearnerLDA, LearnerQDA}, false, "prior target", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "prior target of coordinate 0: 0, want > 0"},
+		{"negative prior mass", []LearnerName{LearnerLDA, LearnerQDA}, false, "prior mass", func(b []byte, off, _ int) []byte { put(b, off+16, -3); return b }, "prior mass: negative value -3"},
+		{"zero factor diagonal", []LearnerName{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "diagonal not positive"},
+		{"negative factor diagonal", []LearnerName{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off, -1); return b }, "diagonal not positive"},
+		{"unstarted factor with a scale", []LearnerName{LearnerLDA, LearnerQDA}, true, "scale", func(b []byte, off, _ int) []byte { put(b, off, 0.5); return b }, "state of an unstarted factor is not zero"},
+		{"LDA class weights without a prior", []LearnerName{LearnerLDA}, true, "weight", func(b []byte, off, _ int) []byte { put(b, off-8, 2); put(b, off, 1); return b }, "prior set false with class weights 1 and 0"},
+		{"LDA pooled weight without a prior", []LearnerName{LearnerLDA}, true, "pooled weight", func(b []byte, off, _ int) []byte { put(b, off, 1); return b }, "pooled weight 1 with prior set false"},
+		{"LDA prior without pooled weight", []LearnerName{LearnerLDA}, false, "pooled weight", func(b []byte, off, _ int) []byte { put(b, off, 0); return b }, "pooled weight 0 with prior set true"},
+		{"QDA weight without a prior", []LearnerName{LearnerQDA}, true, "weight", func(b []byte, off, _ int) []byte { put(b, off-8, 2); put(b, off, 1); return b }, "prior set false with class weight 1, want a prior exactly when the weight is positive"},
+		{"Inf in factor", []LearnerName{LearnerLDA, LearnerQDA}, false, "factor", func(b []byte, off, _ int) []byte { put(b, off+8, math.Inf(1)); return b }, "factor: not a finite number"},
 	}
 	for _, tt := range tests {
 		for _, kind := range tt.kinds {
-			t.Run(kind+"/"+tt.name, func(t *testing.T) {
+			t.Run(string(kind)+"/"+tt.name, func(t *testing.T) {
 				const d = 3
 				n := 50
 				if tt.untrained {
@@ -134,7 +134,7 @@ func TestLearnerDecodeRejects(t *testing.T) {
 				if !errors.Is(err, ErrCorrupt) {
 					t.Fatalf("decode error %v, want ErrCorrupt", err)
 				}
-				if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), kind) {
+				if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), string(kind)) {
 					t.Errorf("error %q does not say %q", err, tt.want)
 				}
 				if lo := h.logOdds([]float64{1, 2, 3}); !math.IsInf(lo, -1) {

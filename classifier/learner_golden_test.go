@@ -61,7 +61,7 @@ var lrnGoldenProbes = [][]float64{
 // architecture, and check that the others agree.
 func TestLearnersGoldenBits(t *testing.T) {
 	tests := []struct {
-		kind        string
+		kind        LearnerName
 		beta        float64
 		state       string    // SHA-256 of appendBinary
 		logOdds     [4]uint64 // math.Float64bits of logOdds at lrnGoldenProbes

@@ -12,7 +12,7 @@ import (
 // probes.
 
 // lrnKinds lists the learner kinds under test.
-var lrnKinds = []string{LearnerNB, LearnerLDA, LearnerQDA}
+var lrnKinds = []LearnerName{LearnerNB, LearnerLDA, LearnerQDA}
 
 // lrnExample is one weighted, labelled example.
 type lrnExample struct {

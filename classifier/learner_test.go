@@ -122,7 +122,7 @@ func TestLearnerForgettingIsPerClassAndCall(t *testing.T) {
 	}
 	for _, kind := range lrnKinds {
 		for _, tt := range tests {
-			t.Run(kind+"/"+tt.name, func(t *testing.T) {
+			t.Run(string(kind)+"/"+tt.name, func(t *testing.T) {
 				h := newLearner(kind, 2, 0.5)
 				lrnTrain(h, tt.calls)
 				gt, gw := lrnWeights(h)
@@ -155,7 +155,7 @@ func TestLearnerForgettingRarePositives(t *testing.T) {
 	// towards the recent spread 0.9998, 0.9985, 0.9992; with β = 1 0.9998,
 	// 0.9998, 0.9997).
 	tests := []struct {
-		kind string
+		kind LearnerName
 		min  float64
 	}{
 		{LearnerNB, 0.98},
@@ -163,7 +163,7 @@ func TestLearnerForgettingRarePositives(t *testing.T) {
 		{LearnerQDA, 0.98},
 	}
 	for _, tt := range tests {
-		t.Run(tt.kind, func(t *testing.T) {
+		t.Run(string(tt.kind), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(3, 7))
 			h := newLearner(tt.kind, 4, 0.9)
 			x := make([]float64, 4)
@@ -195,7 +195,7 @@ func TestLearnerForgettingRarePositives(t *testing.T) {
 func TestLearnerUntrainedAndOneClass(t *testing.T) {
 	x := []float64{1, 2, 3}
 	for _, kind := range lrnKinds {
-		t.Run(kind, func(t *testing.T) {
+		t.Run(string(kind), func(t *testing.T) {
 			h := newLearner(kind, 3, 1)
 			if lo := h.logOdds(x); !math.IsInf(lo, -1) || h.predict(x) {
 				t.Errorf("untrained: logOdds %v predict %v, want -Inf false", lo, h.predict(x))
@@ -218,7 +218,7 @@ func TestLearnerFarPointsMonotone(t *testing.T) {
 	// past μ− lowers the log-odds strictly all the way out: the Gaussian
 	// densities underflow beyond ~38σ, log-domain log-odds must not.
 	for _, kind := range lrnKinds {
-		t.Run(kind, func(t *testing.T) {
+		t.Run(string(kind), func(t *testing.T) {
 			const d = 4
 			rng := rand.New(rand.NewPCG(8, 9))
 			h := newLearner(kind, d, 1)
@@ -367,7 +367,7 @@ func TestLearnerDegenerateInputsFinite(t *testing.T) {
 	probes = append(probes, []float64{1, 2, 3, 4, 5, 6}, make([]float64, d), []float64{1e6, -1e6, 1e6, -1e6, 1e6, -1e6})
 	for _, kind := range lrnKinds {
 		for _, tt := range tests {
-			t.Run(kind+"/"+tt.name, func(t *testing.T) {
+			t.Run(string(kind)+"/"+tt.name, func(t *testing.T) {
 				h := newLearner(kind, d, tt.beta)
 				lrnTrain(h, tt.ex)
 				lrnFinite(t, h, probes)
@@ -454,7 +454,7 @@ func TestLearnerStaleClassKept(t *testing.T) {
 	// class, the positives' statistics stay bit for bit what they were,
 	// and with a feature constant over all data the log-odds stay finite.
 	for _, kind := range lrnKinds {
-		t.Run(kind, func(t *testing.T) {
+		t.Run(string(kind), func(t *testing.T) {
 			const d = 3
 			rng := rand.New(rand.NewPCG(17, 18))
 			h := newLearner(kind, d, 0.5)
@@ -554,7 +554,7 @@ func TestLearnerAllocs(t *testing.T) {
 // examples.)
 func TestLearnerTranslationInvariant(t *testing.T) {
 	const d, offset = 5, 1e4
-	for _, kind := range []string{LearnerLDA, LearnerQDA} {
+	for _, kind := range []LearnerName{LearnerLDA, LearnerQDA} {
 		for _, beta := range []float64{1, 0.9} {
 			t.Run(fmt.Sprintf("%s/beta=%g", kind, beta), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(61, 62))

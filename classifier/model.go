@@ -17,7 +17,7 @@ import (
 // overlap another Score, a Learn or a MarshalBinary, and neither may a
 // Learn. Distinct Models share no mutable state, so each may have a
 // goroutine of its own; to score one model from several goroutines, give
-// each a copy (Load of its MarshalBinary) or serialise the calls.
+// each a copy (Ensemble.Clone) or serialise the calls.
 type Model interface {
 	// Learn trains the model on x with its label. A wrong dimension, NaN
 	// or Inf is an error and leaves the model unchanged. It allocates
@@ -75,3 +75,38 @@ func checkInput(x []float64, d int) error {
 type Grader interface {
 	Margin(x []float64) (float64, error)
 }
+
+// Ensemble is everything a model this package builds offers: New's and
+// Load's Models are Ensembles (type-assert: m.(classifier.Ensemble)), and
+// NewWithLearner and LoadWithLearner return one.
+type Ensemble interface {
+	Model
+	Grader
+	// LearnWeighted is Learn of an example that counts w times, w a
+	// finite weight in (0, MaxWeight]: the class counts grow by w and the
+	// first Poisson mean of the update (bagging's λ of each member,
+	// boosting's initial λ, the SMOTE rates) is w times Learn's, so an
+	// integer w trains each member of OzaBag and UOB as w Learns of x
+	// would, in distribution (without forgetting), and a boosting
+	// ensemble as the weighted sample D₁ ∝ w of the batch algorithm. A
+	// positive enters the SMOTE memory once, whatever w. LearnWeighted(x, y, 1) is Learn(x, y), bit
+	// for bit. It allocates nothing.
+	LearnWeighted(x []float64, positive bool, w float64) error
+	// AppendMembers appends the state of each member, in order, to dst
+	// and returns the extended slice: what the paper's Section 7 plots
+	// (error ε_m, λ sums, vote weight α_m). It allocates nothing when dst
+	// has the capacity.
+	AppendMembers(dst []MemberStats) []MemberStats
+	// Reset returns the ensemble to its untrained state, as New (or
+	// NewWithLearner) made it: the same Config, random streams restarted
+	// from the seed.
+	Reset() error
+	// Clone returns an independent copy, which continues exactly as the
+	// original would (through MarshalBinary and Load, or LoadWithLearner
+	// with the same factory).
+	Clone() (Ensemble, error)
+}
+
+// MaxWeight bounds LearnWeighted's weight, as MaxCost bounds the costs
+// that scale the same Poisson means.
+const MaxWeight = MaxCost

@@ -67,7 +67,7 @@ func TestConfigValidation(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	tests := []struct {
-		alg  string
+		alg  Algorithm
 		c    float64
 		beta float64
 	}{
@@ -188,7 +188,7 @@ func TestDeterministic(t *testing.T) {
 func TestCheckpointContinues(t *testing.T) {
 	for _, name := range allNames() {
 		for _, l := range Learners {
-			t.Run(name+"/"+l, func(t *testing.T) {
+			t.Run(string(name)+"/"+string(l), func(t *testing.T) {
 				cfg := Config{Algorithm: name, Learner: l, Features: 4, Members: 4, Seed: 7, Memory: 32}
 				a, _ := New(cfg)
 				s := newTestStream(5, 4, 0.15, 1.5)
@@ -226,7 +226,7 @@ func TestCheckpointContinues(t *testing.T) {
 // TestLoadCorrupt checks that every truncation and many single-bit flips of
 // a checkpoint give an error wrapping ErrCorrupt, never a panic.
 func TestLoadCorrupt(t *testing.T) {
-	for _, name := range []string{"SB", "nsAC2", "RUS1", "SBO2"} {
+	for _, name := range []Algorithm{"SB", "nsAC2", "RUS1", "SBO2"} {
 		for _, l := range Learners {
 			m, _ := New(Config{Algorithm: name, Learner: l, Features: 3, Members: 2, Memory: 8})
 			run(t, m, newTestStream(1, 3, 0.3, 2), 40)
@@ -320,7 +320,7 @@ func testAUC(pos, neg []float64) float64 {
 }
 
 func FuzzLoad(f *testing.F) {
-	for _, name := range []string{"UOB", "SB", "nsAC2", "SBO3"} {
+	for _, name := range []Algorithm{"UOB", "SB", "nsAC2", "SBO3"} {
 		for _, l := range Learners {
 			m, _ := New(Config{Algorithm: name, Learner: l, Features: 2, Members: 2, Memory: 4})
 			s := newTestStream(1, 2, 0.3, 2)
@@ -428,7 +428,7 @@ func TestScoreMemoChangesNothing(t *testing.T) {
 // are computed at most once between two Learns, however many times the
 // model is scored, and not at all while the members agree.
 func TestScoreVoteWeightsOncePerLearn(t *testing.T) {
-	for _, alg := range []string{"AC2", "CSB2", "RUS1", "SBO3", "OzaBoost"} {
+	for _, alg := range []Algorithm{"AC2", "CSB2", "RUS1", "SBO3", "OzaBoost"} {
 		m, err := New(Config{Algorithm: alg, Learner: "nb", Features: 4, Seed: 3})
 		if err != nil {
 			t.Fatal(err)

@@ -104,6 +104,10 @@ type nb struct {
 
 	c0   float64 // cache: constant()
 	c0ok bool    // c0 is current
+	// cache for predict while !c0ok: c0's terms besides log r
+	// (constantRest), their sum and the sum of their magnitudes
+	rest, restAbs float64
+	restOK        bool
 }
 
 // newNB returns an untrained naive Bayes learner for d features with
@@ -162,6 +166,7 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 	n.sready[c] = true
 	n.dirty[c] = true
 	n.c0ok = false
+	n.restOK = false
 }
 
 // secondMoments puts class c's second moments μ²+v into half and their
@@ -218,12 +223,26 @@ func frexp(x float64) (float64, int) {
 // mantissas combined into a ratio in (0.35, 2.9) and the exponents summed
 // exactly.
 func (n *nb) constant() float64 {
-	wpm, wpe := frexp(n.pw[clsPos])
-	wnm, wne := frexp(n.pw[clsNeg])
+	wpm, _ := frexp(n.pw[clsPos])
+	wnm, _ := frexp(n.pw[clsNeg])
 	r := wpm / wnm * math.Sqrt(n.pm[clsPos]/n.pm[clsNeg])
-	e := float64(wpe-wne) + float64(0.5*float64(n.pe[clsPos]-n.pe[clsNeg]))
-	return detmath.Log(r) + float64(e*math.Ln2) + float64(0.5*(n.px[clsPos]-n.px[clsNeg]))
+	a, b := n.constantRest()
+	return detmath.Log(r) + a + b
 }
+
+// constantRest returns the terms of constant() = (log r + a) + b besides
+// the log of the mantissa ratio r: the exponents' a and the extras' b.
+// The mantissas of the weights lie in [½, 1) and those of the products in
+// [1, 2), so r lies in (0.35, 2.9) and |log r| < nbLogRatioMax.
+func (n *nb) constantRest() (a, b float64) {
+	_, wpe := frexp(n.pw[clsPos])
+	_, wne := frexp(n.pw[clsNeg])
+	e := float64(wpe-wne) + float64(0.5*float64(n.pe[clsPos]-n.pe[clsNeg]))
+	return float64(e * math.Ln2), float64(0.5 * (n.px[clsPos] - n.px[clsNeg]))
+}
+
+// nbLogRatioMax bounds |log r| for constant's r (log 2.9 < 1.07).
+const nbLogRatioMax = 1.07
 
 func (n *nb) prepare() {
 	if n.c0ok || !(n.pw[clsPos] > 0) || !(n.pw[clsNeg] > 0) {
@@ -268,7 +287,7 @@ func (n *nb) refreshOdds(c int, x []float64) float64 {
 	mp, hp := n.mu[clsPos], n.half[clsPos]
 	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
 	x = x[:len(mp)]
-	hp = hp[:len(mp)]
+	mp, hp = mp[:len(x)], hp[:len(x)] // len(mp) == len(x) for the prover: no bounds checks in the loop
 	v = v[:len(mp)]
 	half = half[:len(mp)]
 	var q0, q1 float64
@@ -333,10 +352,16 @@ func (n *nb) logOddsShared(x, _ []float64) float64 {
 	if !(n.pw[clsNeg] > 0) {
 		return math.Inf(1)
 	}
+	return n.c0 + n.quad(x)
+}
+
+// quad returns the log-odds of x less the constant:
+// Σ_j half−j·(x_j − μ−j)² − half+j·(x_j − μ+j)², from current caches.
+func (n *nb) quad(x []float64) float64 {
 	mp, hp := n.mu[clsPos], n.half[clsPos]
 	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
 	x = x[:len(mp)]
-	hp = hp[:len(mp)]
+	mp, hp = mp[:len(x)], hp[:len(x)] // len(mp) == len(x) for the prover: no bounds checks in the loop
 	// Two accumulators halve the dependency chain of the sum.
 	var q0, q1 float64
 	j := 0
@@ -350,10 +375,48 @@ func (n *nb) logOddsShared(x, _ []float64) float64 {
 		dp, dn := x[j]-mp[j], x[j]-mn[j]
 		q0 += float64(dn*dn*hn[j]) - float64(dp*dp*hp[j])
 	}
-	return n.c0 + (q0 + q1)
+	return q0 + q1
 }
 
-func (n *nb) predict(x []float64) bool { return n.logOdds(x) > 0 }
+// predict is logOdds(x) > 0, mostly without constant's detmath.Log:
+// after a change, the sign of c0 + q (q the pass over x) is decided by
+// (a + b) + q alone, a and b being c0's terms besides log r (see
+// constantRest), whenever that sum is further from 0 than |log r| can
+// be plus a bound on the rounding of both sums (2⁻⁵⁰ of the magnitudes
+// involved, taken as 1e-14). The result is then the sign the exact
+// log-odds have, on every architecture; otherwise c0 is computed, as
+// logOdds does. A stream the learner separates well decides nearly every
+// prediction the first way, and the Log is left for the next logOdds.
+func (n *nb) predict(x []float64) bool {
+	if n.c0ok || !(n.pw[clsPos] > 0) || !(n.pw[clsNeg] > 0) {
+		return n.logOdds(x) > 0
+	}
+	var q float64
+	if n.dirty[clsPos] != n.dirty[clsNeg] {
+		c := clsNeg
+		if n.dirty[clsPos] {
+			c = clsPos
+		}
+		q = n.refreshOdds(c, x)
+	} else {
+		for c := range 2 {
+			if n.dirty[c] {
+				n.refresh(c)
+			}
+		}
+		q = n.quad(x)
+	}
+	if !n.restOK {
+		a, b := n.constantRest()
+		n.rest, n.restAbs, n.restOK = a+b, math.Abs(a)+math.Abs(b), true
+	}
+	if v := n.rest + q; math.Abs(v) > nbLogRatioMax+float64(1e-14*(n.restAbs+math.Abs(q)+2)) {
+		return v > 0
+	}
+	n.c0 = n.constant()
+	n.c0ok = true
+	return n.c0+q > 0
+}
 
 // nbEncodedLen is the size of an encoded nb of dimension d: d and β, then
 // per class (negative first) W, T, μ and the variances.
@@ -385,6 +448,7 @@ func (n *nb) decodeState(d *decoder) error {
 	n.dirty = [2]bool{true, true}
 	n.sready = [2]bool{}
 	n.c0ok = false
+	n.restOK = false
 	return d.err
 }
 
@@ -399,4 +463,5 @@ func (n *nb) reset() {
 		n.sready[c] = false
 	}
 	n.c0ok = false
+	n.restOK = false
 }

@@ -224,3 +224,72 @@ func TestFrexpMatchesMath(t *testing.T) {
 		}
 	}
 }
+
+// TestNBPredictWithoutLog checks that predict, which decides most signs
+// without computing the log-odds' constant, always agrees with
+// logOdds(x) > 0: after every update of a stream, at random points and at
+// points within a few ulps of the decision boundary (found by bisection
+// along a line), where it must fall back to the exact constant. It also
+// checks that the shortcut is taken (the constant left uncomputed) for a
+// point far from the boundary.
+func TestNBPredictWithoutLog(t *testing.T) {
+	const d = 5
+	rng := rand.New(rand.NewPCG(21, 22))
+	fast := newNB(d, 0.95)
+	exact := newNB(d, 0.95)
+	ex := lrnGaussians(rng, 400, d, 0.3, 1, 0.7, 1.3, true)
+	x := make([]float64, d)
+	far := make([]float64, d)
+	boundary := 0
+	for i, e := range ex {
+		fast.learn(e.x, e.positive, e.w)
+		exact.learn(e.x, e.positive, e.w)
+		if i < 20 {
+			continue
+		}
+		// Random points, then bisection on the segment between μ− and μ+.
+		for k := 0; k < 4; k++ {
+			for j := range x {
+				x[j] = rng.NormFloat64() * 2
+			}
+			if p, q := fast.predict(x), exact.logOdds(x) > 0; p != q {
+				t.Fatalf("example %d: predict %v, logOdds %v", i, p, exact.logOdds(x))
+			}
+		}
+		lo, hi := 0.0, 1.0
+		point := func(s float64) []float64 {
+			for j := range x {
+				x[j] = exact.mu[clsNeg][j] + s*(exact.mu[clsPos][j]-exact.mu[clsNeg][j])
+			}
+			return x
+		}
+		if (exact.logOdds(point(lo)) > 0) == (exact.logOdds(point(hi)) > 0) {
+			continue
+		}
+		for k := 0; k < 60; k++ {
+			mid := (lo + hi) / 2
+			if (exact.logOdds(point(mid)) > 0) == (exact.logOdds(point(lo)) > 0) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		for _, s := range []float64{lo, hi, math.Nextafter(lo, -1), math.Nextafter(hi, 2)} {
+			fast.c0ok = false // as after a change: predict starts without the constant
+			if p, q := fast.predict(point(s)), exact.logOdds(point(s)) > 0; p != q {
+				t.Fatalf("example %d at the boundary (s = %v): predict %v, logOdds %v", i, s, p, exact.logOdds(x))
+			}
+			boundary++
+		}
+	}
+	if boundary == 0 {
+		t.Fatal("no boundary point was tested")
+	}
+	for j := range far {
+		far[j] = fast.mu[clsPos][j] + 20
+	}
+	fast.learn(far, true, 1)
+	if !fast.predict(far) || fast.c0ok {
+		t.Errorf("far positive: predict %v, constant computed %v; want true without the constant", fast.predict(far), fast.c0ok)
+	}
+}

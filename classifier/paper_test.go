@@ -161,7 +161,7 @@ type refRow struct {
 // printed algorithm uses an undefined λ there; batch SMOTEBagging resamples
 // N⁻ negatives at 100 %).
 type paperModel struct {
-	alg        string // base algorithm name
+	alg        Algorithm // base algorithm name
 	ns         bool
 	beta       float64
 	c, cp, cn  float64
@@ -388,7 +388,7 @@ func (p *paperModel) resample(s *refSums, lambda float64, y bool) (rate, smote f
 // abstains (α = 0), ε is clamped to [10⁻⁶, 1−10⁻⁶] (the package's
 // documented floor), and a vote with no positive weight falls back to the
 // unweighted one.
-func paperScore(alg string, sums []refSums, h []bool) float64 {
+func paperScore(alg Algorithm, sums []refSums, h []bool) float64 {
 	var plain float64
 	for _, p := range h {
 		if p {
@@ -719,7 +719,7 @@ var traceConfigs = []Config{
 func TestTraceFollowsPaper(t *testing.T) {
 	for _, cfg := range traceConfigs {
 		for _, sc := range []stubScript{streamA, streamB} {
-			t.Run(cfg.Algorithm+"/"+sc.name, func(t *testing.T) {
+			t.Run(string(cfg.Algorithm)+"/"+sc.name, func(t *testing.T) {
 				cfg := cfg
 				cfg.Features, cfg.Members, cfg.Seed = 2, 3, 11
 				runTrace(t, cfg, sc, nil)
@@ -746,7 +746,7 @@ func TestBoostingUpdatesOnZeroDraws(t *testing.T) {
 		if !a.boosting() {
 			continue
 		}
-		t.Run(cfg.Algorithm, func(t *testing.T) {
+		t.Run(string(cfg.Algorithm), func(t *testing.T) {
 			cfg := cfg
 			cfg.Features, cfg.Members, cfg.Seed = 2, 3, 11
 			checked := 0
@@ -1024,8 +1024,8 @@ func TestSMOTENeverInterpolatesTowardsCopies(t *testing.T) {
 // of the latest, there is no neighbour to interpolate towards, so no
 // synthetic example is produced although λ^SMOTE > 0.
 func TestSMOTEWithOnlyCopiesMakesNothing(t *testing.T) {
-	for _, alg := range []string{SB, SBO3} {
-		t.Run(alg, func(t *testing.T) {
+	for _, alg := range []Algorithm{SB, SBO3} {
+		t.Run(string(alg), func(t *testing.T) {
 			cfg := Config{Algorithm: alg, Features: 2, Members: 3, C: 10, Neighbors: 3, Seed: 8}
 			e, stubs := newScripted(t, cfg, stubScript{preds: []string{"", "", ""}})
 			for i := 0; i < 6; i++ {
@@ -1162,7 +1162,7 @@ func TestScoreWeightsByHand(t *testing.T) {
 	oza := func(sc, sw float64) refSums { return refSums{sc: sc, sw: sw} }
 	tests := []struct {
 		name  string
-		alg   string
+		alg   Algorithm
 		sums  []refSums
 		preds string // each member's h_m(x) for the probe
 		want  float64
@@ -1204,8 +1204,8 @@ func TestScoreWeightsByHand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			alg, literal := strings.CutPrefix(tt.alg, "literal ")
-			cfg := Config{Algorithm: alg, Features: 2, Members: len(tt.sums), LiteralVote: literal}
+			alg, literal := strings.CutPrefix(string(tt.alg), "literal ")
+			cfg := Config{Algorithm: Algorithm(alg), Features: 2, Members: len(tt.sums), LiteralVote: literal}
 			preds := make([]string, len(tt.sums))
 			for m := range preds {
 				preds[m] = tt.preds[m : m+1] // answer for id 0
@@ -1233,9 +1233,9 @@ func TestScoreStaysInUnitInterval(t *testing.T) {
 	rng := newStream(2024, 0)
 	mags := []float64{0, 1e-300, 1e-9, 0.5, 1, 3, 1e9, 1e300}
 	pick := func() float64 { return mags[rng.intn(len(mags))] * (0.5 + rng.float64()) }
-	for _, name := range append(append([]string{}, Algorithms...), "literal vote AC2", "literal vote RUS1") {
-		alg, literal := strings.CutPrefix(name, "literal vote ")
-		t.Run(name, func(t *testing.T) {
+	for _, name := range append(append([]Algorithm{}, Algorithms...), "literal vote AC2", "literal vote RUS1") {
+		alg, literal := strings.CutPrefix(string(name), "literal vote ")
+		t.Run(string(name), func(t *testing.T) {
 			preds := make([]string, 5)
 			for m := range preds {
 				b := make([]byte, 64)
@@ -1244,7 +1244,7 @@ func TestScoreStaysInUnitInterval(t *testing.T) {
 				}
 				preds[m] = string(b)
 			}
-			cfg := Config{Algorithm: alg, Features: 2, Members: 5, LiteralVote: literal}
+			cfg := Config{Algorithm: Algorithm(alg), Features: 2, Members: 5, LiteralVote: literal}
 			e, _ := newScripted(t, cfg, stubScript{preds: preds})
 			for trial := 0; trial < 200; trial++ {
 				for m := range e.members {

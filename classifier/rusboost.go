@@ -46,7 +46,7 @@ func (mb *member) share(positive bool) float64 {
 func (e *ensemble) learnRUS(x []float64, positive bool) {
 	C := e.cfg.C
 	np, nn := e.nPos, e.nNeg
-	lambda := 1.0
+	lambda := e.w
 	for m := range e.members {
 		mb := &e.members[m]
 		mb.decay(e.beta)

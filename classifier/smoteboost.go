@@ -19,7 +19,7 @@ package classifier
 func (e *ensemble) learnSMOTEBoost(x []float64, positive bool) {
 	C := e.cfg.C
 	np, nn := e.nPos, e.nNeg
-	lambda := 1.0
+	lambda := e.w
 	for m := range e.members {
 		mb := &e.members[m]
 		mb.decay(e.beta)
@@ -35,7 +35,7 @@ func (e *ensemble) learnSMOTEBoost(x []float64, positive bool) {
 		if positive {
 			switch e.alg {
 			case algSBO1:
-				srate = nn/(C*np) - 1
+				srate = (nn/(C*np) - 1) * e.w
 			case algSBO2:
 				srate = rate * (nn/(C*np) - 1)
 			case algSBO3:

@@ -30,8 +30,8 @@ func (s *testStream) next(x []float64) bool {
 }
 
 // allNames returns every algorithm name, plain and ns.
-func allNames() []string {
-	var names []string
+func allNames() []Algorithm {
+	var names []Algorithm
 	for _, a := range Algorithms {
 		names = append(names, a)
 	}

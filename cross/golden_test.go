@@ -171,10 +171,10 @@ func TestGoldenBits(t *testing.T) {
 		got.Window[j] = math.Float64bits(all.xs[goldenWindow][j])
 	}
 	for _, alg := range classifier.Algorithms {
-		for _, a := range []string{alg, "ns" + alg} {
+		for _, a := range []classifier.Algorithm{alg, alg.NS()} {
 			for _, l := range classifier.Learners {
-				got.Models["time:"+a+"/"+l] = train(t, a, l, tdom)
-				got.Models["all:"+a+"/"+l] = train(t, a, l, all)
+				got.Models["time:"+string(a)+"/"+string(l)] = train(t, a, l, tdom)
+				got.Models["all:"+string(a)+"/"+string(l)] = train(t, a, l, all)
 			}
 		}
 	}
@@ -237,7 +237,7 @@ func TestGoldenBits(t *testing.T) {
 
 // train learns the stream prequentially (score, then learn) with 4
 // members and returns the hashes of the scores and of the checkpoint.
-func train(t *testing.T, algorithm, learner string, s stream) model {
+func train(t *testing.T, algorithm classifier.Algorithm, learner classifier.LearnerName, s stream) model {
 	t.Helper()
 	m, err := classifier.New(classifier.Config{Algorithm: algorithm, Learner: learner, Features: len(s.xs[0]), Members: 4, Seed: 11})
 	if err != nil {

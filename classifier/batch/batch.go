@@ -52,7 +52,7 @@ func (m *Model) Config() classifier.Config { return m.cfg }
 // labels y (true = positive). cfg takes the online ensembles' defaults;
 // cfg.Features may be 0, meaning len(X[0]).
 func Train(cfg classifier.Config, X [][]float64, y []bool) (*Model, error) {
-	if strings.HasPrefix(cfg.Algorithm, "ns") {
+	if strings.HasPrefix(string(cfg.Algorithm), "ns") {
 		return nil, fmt.Errorf("%w: %s is a forgetting-factor variant", ErrUnsupported, cfg.Algorithm)
 	}
 	if cfg.Beta != 0 && cfg.Beta != 1 {
@@ -95,7 +95,7 @@ func Train(cfg classifier.Config, X [][]float64, y []bool) (*Model, error) {
 	for i := range t.all {
 		t.all[i] = i
 	}
-	if cfg.Algorithm == classifier.SB || strings.HasPrefix(cfg.Algorithm, "SBO") {
+	if cfg.Algorithm == classifier.SB || strings.HasPrefix(string(cfg.Algorithm), "SBO") {
 		t.sm = newSMOTE(X, pos, cfg.Neighbors)
 	}
 	m := &Model{cfg: cfg, members: make([]*classifier.BaseLearner, cfg.Members), stats: make([]memberStats, cfg.Members)}

@@ -46,7 +46,7 @@ func TestResampleSizesFollowThePaper(t *testing.T) {
 	X, y := blobs(np, nn, 3, 7)
 	round := func(v float64) int { return int(math.Round(v)) }
 	for _, tc := range []struct {
-		alg string
+		alg classifier.Algorithm
 		C   float64
 		// check is called for member m = 1..M with its stats.
 		check func(t *testing.T, m int, s memberStats)
@@ -106,7 +106,7 @@ func TestResampleSizesFollowThePaper(t *testing.T) {
 			}
 		}},
 	} {
-		t.Run(tc.alg, func(t *testing.T) {
+		t.Run(string(tc.alg), func(t *testing.T) {
 			m := train(t, classifier.Config{Algorithm: tc.alg, C: tc.C, Members: M, Seed: 3}, X, y)
 			for k, s := range m.stats {
 				tc.check(t, k+1, s)
@@ -281,7 +281,7 @@ func TestLiteralVoteScore(t *testing.T) {
 func TestTrainIsDeterministicAndSeeded(t *testing.T) {
 	X, y := blobs(25, 100, 4, 2)
 	for _, alg := range classifier.Algorithms {
-		t.Run(alg, func(t *testing.T) {
+		t.Run(string(alg), func(t *testing.T) {
 			a := train(t, classifier.Config{Algorithm: alg, Learner: "qda", Seed: 9}, X, y)
 			b := train(t, classifier.Config{Algorithm: alg, Learner: "qda", Seed: 9}, X, y)
 			c := train(t, classifier.Config{Algorithm: alg, Learner: "qda", Seed: 10}, X, y)
@@ -390,7 +390,7 @@ func TestSMOTENeighboursAreDistinctFromThePoint(t *testing.T) {
 
 func TestScoreAllocatesNothing(t *testing.T) {
 	X, y := blobs(20, 80, 8, 3)
-	for _, alg := range []string{classifier.UOB, classifier.AC2} {
+	for _, alg := range []classifier.Algorithm{classifier.UOB, classifier.AC2} {
 		m := train(t, classifier.Config{Algorithm: alg, Learner: "lda"}, X, y)
 		if a := testing.AllocsPerRun(100, func() { m.Score(X[0]) }); a != 0 {
 			t.Errorf("%s Score: %g allocations", alg, a)

@@ -8,8 +8,8 @@ import (
 
 func BenchmarkTrain(b *testing.B) {
 	X, y := blobs(60, 540, 8, 1)
-	for _, alg := range []string{classifier.UOB, classifier.AC2, classifier.SBO1} {
-		b.Run(alg, func(b *testing.B) {
+	for _, alg := range []classifier.Algorithm{classifier.UOB, classifier.AC2, classifier.SBO1} {
+		b.Run(string(alg), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := Train(classifier.Config{Algorithm: alg, Learner: "nb", Seed: 1}, X, y); err != nil {

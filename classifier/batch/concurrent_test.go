@@ -22,7 +22,7 @@ func TestScoreConcurrent(t *testing.T) {
 	probe, _ := blobs(20, 20, d, 12)
 	for _, alg := range classifier.Algorithms {
 		for _, l := range classifier.Learners {
-			t.Run(alg+"/"+l, func(t *testing.T) {
+			t.Run(string(alg)+"/"+string(l), func(t *testing.T) {
 				cfg := classifier.Config{Algorithm: alg, Learner: l, Members: 4, C: 3, Seed: 2}
 				ref, shared := train(t, cfg, X, y), train(t, cfg, X, y)
 				want := make([]float64, len(probe))

@@ -22,6 +22,17 @@
 // A figure that needs a class the stream (or window) has not yet shown is
 // NaN: AUC needs both classes, TPR a positive, TNR a negative, G-mean both.
 //
+// # Which score
+//
+// Any real score works, with the threshold at which it decides: a
+// classifier.Model's Score (the ensemble's vote, in [0, 1], deciding at
+// 0.5) or its graded score classifier.Grader's Margin (the members'
+// weighted log-odds, deciding at 0). The vote takes few values, 0 or 1
+// whenever the members agree, so its AUC ties most pairs; the AUC of the
+// margin ranks them, and is the one to compare models by (Example_margin:
+// 0.84 for the vote, 0.90 for the margin of the same model). Use one
+// Evaluator per score, and per threshold to compare operating points.
+//
 // # Cost
 //
 // The window holds its scores in two sorted buffers of at most N scores, one

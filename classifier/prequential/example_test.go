@@ -8,6 +8,18 @@ import (
 	"github.com/ictal/ictal/classifier/prequential"
 )
 
+// next draws an example of a stream with one positive in about 20 into
+// x: two features, shifted by 1.5 for a positive.
+func next(rng *rand.Rand, x []float64) (positive bool) {
+	positive = rng.IntN(20) == 0
+	shift := 0.0
+	if positive {
+		shift = 1.5
+	}
+	x[0], x[1] = rng.NormFloat64()+shift, rng.NormFloat64()+shift
+	return positive
+}
+
 // Score each example before learning it, and give the score and the label
 // to the Evaluator: its figures are those of a model that never saw the
 // example it was judged on.
@@ -29,12 +41,7 @@ func Example() {
 	rng := rand.New(rand.NewPCG(1, 2))
 	x := make([]float64, 2)
 	for range 5000 {
-		positive := rng.IntN(20) == 0
-		shift := 0.0
-		if positive {
-			shift = 1.5
-		}
-		x[0], x[1] = rng.NormFloat64()+shift, rng.NormFloat64()+shift
+		positive := next(rng, x)
 		s, err := model.Score(x)
 		if err != nil {
 			panic(err)
@@ -74,4 +81,32 @@ func ExampleEvaluator() {
 	// Output:
 	// whole:  n=7 pos=3 AUC=0.8750 G-mean=0.7071 TPR=0.6667 TNR=0.7500
 	// window: n=4 pos=2 AUC=0.7500 G-mean=0.5000 TPR=0.5000 TNR=0.5000
+}
+
+// An ensemble's Score is its members' vote, which takes few values (0 or
+// 1 whenever the members agree), so its AUC ranks examples coarsely; the
+// graded score Margin (classifier.Grader), the members' weighted mean
+// log-odds, ranks them all. Both are measured on one stream here, each
+// at its own decision threshold (0.5 for the vote, 0 for the margin), for
+// online AdaC2 with unit costs on a stream of one positive in 20.
+func Example_margin() {
+	model, _ := classifier.New(classifier.Config{Algorithm: classifier.AC2, Features: 2, CN: 1, Seed: 1})
+	grader := model.(classifier.Grader)
+	vote, _ := prequential.New(1000, 0.5)
+	margin, _ := prequential.New(1000, 0)
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := make([]float64, 2)
+	for range 5000 {
+		positive := next(rng, x)
+		s, _ := model.Score(x)
+		g, _ := grader.Margin(x)
+		vote.Add(s, positive)
+		margin.Add(g, positive)
+		model.Learn(x, positive)
+	}
+	fmt.Println("Score: ", vote.Whole())
+	fmt.Println("Margin:", margin.Whole())
+	// Output:
+	// Score:  n=5000 pos=257 AUC=0.8428 G-mean=0.5578 TPR=0.3152 TNR=0.9871
+	// Margin: n=5000 pos=257 AUC=0.9004 G-mean=0.6358 TPR=0.4086 TNR=0.9895
 }

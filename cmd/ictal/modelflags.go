@@ -48,8 +48,8 @@ func (m *modelFlags) shapesModel() bool {
 }
 
 func (m *modelFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&m.alg, "algorithm", classifier.UOB, "ensemble: "+strings.Join(classifier.Algorithms, " ")+" (ns prefix: forgetting)")
-	fs.StringVar(&m.learner, "learner", classifier.LearnerNB, "base learner: "+strings.Join(classifier.Learners, ", "))
+	fs.StringVar(&m.alg, "algorithm", string(classifier.UOB), "ensemble: "+joinNames(classifier.Algorithms, " ")+" (ns prefix: forgetting)")
+	fs.StringVar(&m.learner, "learner", string(classifier.LearnerNB), "base learner: "+joinNames(classifier.Learners, ", "))
 	fs.IntVar(&m.members, "members", 0, fmt.Sprintf("ensemble size (0: %d)", classifier.DefaultMembers))
 	fs.Float64Var(&m.c, "c", 0, "resampling cost C (0: the algorithm's default)")
 	fs.Float64Var(&m.cp, "cp", 0, fmt.Sprintf("AC2/CSB2 cost of a missed seizure (0: %g)", classifier.DefaultCP))
@@ -70,8 +70,18 @@ func (m *modelFlags) add(fs *flag.FlagSet) {
 	fs.BoolVar(&m.artifacts, "artifacts", true, "judge each window for eye, muscle and electrode artifacts, which are neither scored nor learned")
 }
 
+// joinNames joins classifier names (classifier.Algorithms, .Learners) for
+// the help text.
+func joinNames[T classifier.Algorithm | classifier.LearnerName](names []T, sep string) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	return strings.Join(s, sep)
+}
+
 func (m *modelFlags) classifierConfig(d int) classifier.Config {
-	return classifier.Config{Algorithm: m.alg, Learner: m.learner, Features: d, Members: m.members,
+	return classifier.Config{Algorithm: classifier.Algorithm(m.alg), Learner: classifier.LearnerName(m.learner), Features: d, Members: m.members,
 		C: m.c, CP: m.cp, CN: m.cn, Beta: m.beta, Seed: m.seed}
 }
 

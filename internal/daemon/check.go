@@ -220,8 +220,8 @@ func canonicalAlgorithm(name string) string {
 		base, ns = name[2:], "ns"
 	}
 	for _, a := range classifier.Algorithms {
-		if strings.EqualFold(base, a) {
-			return ns + a
+		if strings.EqualFold(base, string(a)) {
+			return ns + string(a)
 		}
 	}
 	return name

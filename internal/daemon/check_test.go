@@ -145,7 +145,7 @@ func TestAlgorithmNamesAreCaseInsensitive(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if got := cfg.ClassifierConfig(1).Algorithm; !strings.EqualFold(got, name) || got == strings.ToLower(got) {
+		if got := string(cfg.ClassifierConfig(1).Algorithm); !strings.EqualFold(got, name) || got == strings.ToLower(got) {
 			t.Errorf("%s: passed to the classifier as %q", name, got)
 		}
 	}

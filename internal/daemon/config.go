@@ -581,9 +581,9 @@ func (c *Config) ClassifierConfig(d int) classifier.Config {
 	k := c.Classifier
 	alg := canonicalAlgorithm(k.Algorithm)
 	if alg == "" {
-		alg = classifier.UOB
+		alg = string(classifier.UOB)
 	}
-	return classifier.Config{Algorithm: alg, Learner: strings.ToLower(k.Learner), Features: d, Members: k.Members,
+	return classifier.Config{Algorithm: classifier.Algorithm(alg), Learner: classifier.LearnerName(strings.ToLower(k.Learner)), Features: d, Members: k.Members,
 		C: k.C, CP: k.CP, CN: k.CN, Beta: k.Beta, Neighbors: k.Neighbors, Memory: k.Memory, Seed: k.Seed}
 }
 

@@ -65,7 +65,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 		meta.Program = "ictald"
 	}
 	mc := model.Config()
-	log.Info("model", slog.String("from", from), slog.String("algorithm", mc.Algorithm), slog.String("learner", mc.Learner),
+	log.Info("model", slog.String("from", from), slog.String("algorithm", string(mc.Algorithm)), slog.String("learner", string(mc.Learner)),
 		slog.Int("features", mc.Features), slog.Int("members", mc.Members))
 
 	sinks := append([]alert.Sink(nil), opt.Sinks...)

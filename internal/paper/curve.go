@@ -125,10 +125,10 @@ func RunCurve(d Data, opt CurveOptions, out io.Writer) error {
 // withDefaults fills in the zero options and checks them.
 func (opt CurveOptions) withDefaults() (CurveOptions, error) {
 	if opt.Algorithms == nil {
-		opt.Algorithms = []string{classifier.UOB, classifier.AC2, classifier.RUS3}
+		opt.Algorithms = names([]classifier.Algorithm{classifier.UOB, classifier.AC2, classifier.RUS3})
 	}
 	if opt.Learners == nil {
-		opt.Learners = classifier.Learners
+		opt.Learners = names(classifier.Learners)
 	}
 	if opt.Modes == nil {
 		opt.Modes = []string{ModeOnline, ModeBatch}

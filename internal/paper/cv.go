@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -81,10 +82,10 @@ type cvJob struct {
 
 func (o *CVOptions) defaults() error {
 	if o.Algorithms == nil {
-		o.Algorithms = classifier.Algorithms
+		o.Algorithms = names(classifier.Algorithms)
 	}
 	if o.Learners == nil {
-		o.Learners = classifier.Learners
+		o.Learners = names(classifier.Learners)
 	}
 	if o.Modes == nil {
 		o.Modes = []string{ModeOnline, ModeBatch}
@@ -116,7 +117,7 @@ func (o *CVOptions) defaults() error {
 		}
 	}
 	for _, l := range o.Learners {
-		if l != classifier.LearnerNB && l != classifier.LearnerLDA && l != classifier.LearnerQDA {
+		if !slices.Contains(names(classifier.Learners), l) {
 			return fmt.Errorf("paper: learner %q: want nb, lda or qda", l)
 		}
 	}
@@ -130,7 +131,7 @@ func (o *CVOptions) defaults() error {
 
 func validAlgorithm(a string) bool {
 	for _, b := range classifier.Algorithms {
-		if a == b {
+		if classifier.Algorithm(a) == b {
 			return true
 		}
 	}
@@ -285,10 +286,10 @@ func runFold(d *Data, folds [][]int, f int, alg, lrn, mode string, opt CVOptions
 // (and at the default cost) and measures the ROC on its test rows. seed
 // gives the training seed of each setting ("0", "1", ..., "default").
 func evalSplit(s split, alg, lrn, mode string, points int, span float64, literal bool, seed func(point string) uint64) (foldResult, error) {
-	base := classifier.Config{Algorithm: alg, Learner: lrn, Features: len(s.xtr[0]), LiteralVote: literal}
-	vals := sweepValues(alg, points, s.ratio, span)
+	base := classifier.Config{Algorithm: classifier.Algorithm(alg), Learner: classifier.LearnerName(lrn), Features: len(s.xtr[0]), LiteralVote: literal}
+	vals := sweepValues(classifier.Algorithm(alg), points, s.ratio, span)
 	res := foldResult{roc: make([]Point, len(vals))}
-	if sweepKind(alg) == SweepThreshold {
+	if sweepKind(classifier.Algorithm(alg)) == SweepThreshold {
 		cfg := base
 		cfg.Seed = seed("0")
 		scores, err := fitScore(cfg, mode, s)
@@ -305,7 +306,7 @@ func evalSplit(s split, alg, lrn, mode string, points int, span float64, literal
 			cfg.Seed = seed(strconv.Itoa(i))
 			scores, err := fitScore(cfg, mode, s)
 			if err != nil {
-				return res, fmt.Errorf("setting %s = %g: %w", sweepKind(alg), v, err)
+				return res, fmt.Errorf("setting %s = %g: %w", sweepKind(classifier.Algorithm(alg)), v, err)
 			}
 			res.roc[i] = ROCPoint(scores, s.yte)
 		}
@@ -328,7 +329,7 @@ func evalSplit(s split, alg, lrn, mode string, points int, span float64, literal
 // aggregate turns one record's folds into its CVRecord.
 func aggregate(name, alg, lrn, mode string, opt CVOptions, rs []foldResult) CVRecord {
 	r := CVRecord{Type: "cv", Dataset: name, Algorithm: alg, Learner: lrn, Mode: mode, Folds: len(rs),
-		Sweep: sweepKind(alg), Points: opt.Points}
+		Sweep: sweepKind(classifier.Algorithm(alg)), Points: opt.Points}
 	if opt.LiteralVote {
 		r.Vote = "literal"
 	}

@@ -344,7 +344,7 @@ func (opt DriftOptions) withDefaults() (DriftOptions, error) {
 		opt.Streams = []string{SINE1, SINE1G, SINE1M}
 	}
 	if opt.Learners == nil {
-		opt.Learners = classifier.Learners
+		opt.Learners = names(classifier.Learners)
 	}
 	if opt.Runs == 0 {
 		opt.Runs = 10
@@ -414,7 +414,7 @@ func driftRun(opt DriftOptions, k driftKey, r int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	cfg := classifier.Config{Algorithm: classifier.AC2, Learner: k.l, Features: 2, Members: opt.Members,
+	cfg := classifier.Config{Algorithm: classifier.AC2, Learner: classifier.LearnerName(k.l), Features: 2, Members: opt.Members,
 		CP: opt.CP, CN: opt.CN, Seed: deriveSeed(opt.Seed, k.s, k.l, k.v, strconv.Itoa(r))}
 	if k.v == "ns" {
 		cfg.Algorithm, cfg.Beta = "ns"+classifier.AC2, opt.Beta

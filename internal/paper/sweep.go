@@ -10,7 +10,7 @@ const (
 )
 
 // sweepKind returns how an algorithm's ROC is traced.
-func sweepKind(alg string) string {
+func sweepKind(alg classifier.Algorithm) string {
 	switch alg {
 	case classifier.AC2, classifier.CSB2:
 		return SweepCN
@@ -29,7 +29,7 @@ func sweepKind(alg string) string {
 // A span F > 1 widens each cost range [lo, hi] to [lo/F, hi·F] (spacing
 // still even): C_N from 0.1/F to F, C from 1/F to F·ratio. F = 1 is the
 // paper's table; thresholds do not change.
-func sweepValues(alg string, n int, ratio, span float64) []float64 {
+func sweepValues(alg classifier.Algorithm, n int, ratio, span float64) []float64 {
 	v := make([]float64, n)
 	for i := range v {
 		t := 0.0

@@ -9,7 +9,7 @@ import (
 
 func TestSweepValuesSpanTheParameterTable(t *testing.T) {
 	cases := []struct {
-		alg  string
+		alg  classifier.Algorithm
 		span float64
 		want []float64
 	}{

@@ -60,7 +60,7 @@ func newModel(t testing.TB, src acquire.Source, fcfg features.Config, alg string
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := classifier.New(classifier.Config{Algorithm: alg, Features: ext.Dim(), Seed: 1})
+	m, err := classifier.New(classifier.Config{Algorithm: classifier.Algorithm(alg), Features: ext.Dim(), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -160,7 +160,7 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 	if len(p.sinks.evidence) > 0 {
 		p.evid = newEvidence(labels, info.Rate, &p.sinks, p.wall)
 	}
-	p.ev = &events{det: det, rules: c.Rules, site: c.Site, bed: c.Bed, algorithm: model.Config().Algorithm,
+	p.ev = &events{det: det, rules: c.Rules, site: c.Site, bed: c.Bed, algorithm: string(model.Config().Algorithm),
 		rank: p.rank, sinks: &p.sinks, log: log, wall: p.wall, count: &p.stats.Events, suppressed: &p.stats.Suppressed}
 	if p.evid != nil {
 		p.ev.onAlert = p.evid.alert
