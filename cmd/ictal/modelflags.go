@@ -43,7 +43,7 @@ func (m *modelFlags) addFrom(fs *flag.FlagSet) {
 // defaults (algorithm, learner, size or costs): without -model, replay
 // then makes a new one of them instead of using the day-one model.
 func (m *modelFlags) shapesModel() bool {
-	return m.alg != classifier.UOB || m.learner != classifier.LearnerNB || m.members != 0 ||
+	return m.alg != string(classifier.UOB) || m.learner != string(classifier.LearnerNB) || m.members != 0 ||
 		m.c != 0 || m.cp != 0 || m.cn != 0 || m.beta != 0
 }
 

@@ -242,7 +242,7 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 
 // assumesRatio reports whether an algorithm's default C is a class ratio
 // it assumes (classifier's doc: UOB, SB, RUS3, SBO3).
-func assumesRatio(alg string) bool {
+func assumesRatio(alg classifier.Algorithm) bool {
 	switch alg {
 	case "", classifier.UOB, classifier.SB, classifier.RUS3, classifier.SBO3:
 		return true
