@@ -99,24 +99,34 @@ func TestCheckpointHook(t *testing.T) {
 }
 
 // TestSteadyStateAllocs checks the hot path — read a frame, quality, push,
-// and every step extract, score, decide, learn, emit — allocates nothing.
+// and every step extract, score, decide, learn, emit — allocates nothing,
+// with a model of the whole vector and with one model grading every
+// channel against its baseline (normalise, grade, smooth, calibrate,
+// update the baseline, learn per channel).
 func TestSteadyStateAllocs(t *testing.T) {
-	for _, mode := range []string{LearnAnnotations, LearnFeedback} {
-		src := newPatient(t, 8, 30*time.Minute, 0, 5)
-		sink := &countingSink{}
-		var last Stats // the counters reach their owner (metrics) without allocating
-		p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: mode, Buffer: 2 * time.Minute, NegativeHorizon: time.Minute}}, []alertSink{sink}, Hooks{Window: func(s Stats) { last = s }}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.wall0 = time.Unix(0, 0)
-		p.lastCkpt = p.now()
-		allocs := allocsPerWindow(t, p)
-		if allocs != 0 {
-			t.Errorf("%s: %v allocations per window of 256 frames", mode, allocs)
-		}
-		if sink.scores == 0 || last.Windows == 0 {
-			t.Fatal("no window processed")
+	for _, perChannel := range []bool{false, true} {
+		for _, mode := range []string{LearnAnnotations, LearnFeedback} {
+			src := newPatient(t, 8, 30*time.Minute, 0, 5)
+			sink := &countingSink{}
+			var last Stats // the counters reach their owner (metrics) without allocating
+			cfg := Config{Learning: Learning{Mode: mode, Buffer: 2 * time.Minute, NegativeHorizon: time.Minute}}
+			model := newModel(t, src, defaultFeatures, "UOB")
+			if perChannel {
+				cfg.Scoring = Scoring{PerChannel: true, Population: unitPopulation()}
+				model = channelModel(t)
+			}
+			p, err := New(src, defaultFeatures, model, cfg, []alertSink{sink}, Hooks{Window: func(s Stats) { last = s }}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.wall0 = time.Unix(0, 0)
+			p.lastCkpt = p.now()
+			if allocs := allocsPerWindow(t, p); allocs != 0 {
+				t.Errorf("per channel %v, %s: %v allocations per window of 256 frames", perChannel, mode, allocs)
+			}
+			if sink.scores == 0 || last.Windows == 0 {
+				t.Fatal("no window processed")
+			}
 		}
 	}
 }

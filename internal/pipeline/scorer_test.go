@@ -113,27 +113,6 @@ func TestPerChannelAnyMontage(t *testing.T) {
 	}
 }
 
-// TestPerChannelSteadyStateAllocs: the per-channel path (normalise, grade
-// each channel, smooth, calibrate, update the baseline, learn per
-// channel) allocates nothing per window.
-func TestPerChannelSteadyStateAllocs(t *testing.T) {
-	for _, mode := range []string{LearnAnnotations, LearnFeedback} {
-		src := newPatient(t, 8, 30*time.Minute, 0, 5)
-		sink := &countingSink{}
-		p, err := New(src, defaultFeatures, channelModel(t), Config{Learning: Learning{Mode: mode, Buffer: 2 * time.Minute, NegativeHorizon: time.Minute},
-			Scoring: Scoring{PerChannel: true, Population: unitPopulation()}}, []alertSink{sink}, Hooks{}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.wall0 = time.Unix(0, 0)
-		p.lastCkpt = p.now()
-		allocs := allocsPerWindow(t, p)
-		if allocs != 0 {
-			t.Errorf("%s: %v allocations per window", mode, allocs)
-		}
-	}
-}
-
 // TestScoringConfigErrors: a per-channel scoring that cannot work is
 // refused by New, naming what is wrong.
 func TestScoringConfigErrors(t *testing.T) {
