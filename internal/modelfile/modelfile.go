@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -232,7 +233,29 @@ func split(b []byte) (Meta, []byte, error) {
 	if err := dec.Decode(&meta); err != nil {
 		return Meta{}, nil, fmt.Errorf("%w: metadata: %v", ErrCorrupt, err)
 	}
+	if err := meta.checkScoring(); err != nil {
+		return Meta{}, nil, fmt.Errorf("%w: metadata: %v", ErrCorrupt, err)
+	}
 	return meta, body[head+int(n):], nil
+}
+
+// checkScoring checks a per-channel model's scoring (ranges, population,
+// saved baseline) against its features, so that a damaged record is a
+// corrupt file (which the daemon sets aside) and not a pipeline that
+// refuses to start.
+func (m Meta) checkScoring() error {
+	if m.Scoring == nil {
+		return nil
+	}
+	feats := make([]features.Feature, len(m.Features.Names))
+	for i, name := range m.Features.Names {
+		f, err := features.ParseFeature(name)
+		if err != nil {
+			return err
+		}
+		feats[i] = f
+	}
+	return m.Scoring.Check(feats)
 }
 
 // Check reports whether a model described by m can serve a pipeline whose

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/internal/pipeline"
 )
 
 func testModel(t testing.TB, d int) classifier.Model {
@@ -182,4 +184,47 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %+v with model %v", meta, m)
 		}
 	})
+}
+
+// TestPerChannelScoringChecked: a per-channel model's scoring round-trips,
+// and a damaged one (a zero scale, a baseline of the wrong shape, a
+// negative slope) makes the file corrupt, so that the daemon sets the
+// checkpoint aside instead of failing to start its pipeline on it.
+func TestPerChannelScoringChecked(t *testing.T) {
+	good := func() Meta {
+		m := testMeta()
+		m.Channels, m.Rate, m.Features.Dim = nil, 0, 2
+		pop := &features.Population{Features: []string{"line_length", "rms"}, Location: []float64{3, 1}, Scale: []float64{0.5, 0.4}}
+		base := &features.BaselineState{Features: pop.Features, Channels: 2, Labels: []string{"C3", "C4"},
+			Location: []float64{3, 1, 3.1, 1.2}, Scale: []float64{0.5, 0.4, 0.5, 0.4}, Windows: []float64{10, 10}}
+		m.Scoring = &pipeline.Scoring{PerChannel: true, Population: pop, TopK: 2, Smooth: 3, Slope: 0.2, Baseline: base}
+		m.Rule = &Rule{Threshold: 0.53, K: 5, N: 6}
+		return m
+	}
+	b, err := Encode(good(), testModel(t, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, _, err := Decode(b)
+	if err != nil || !meta.PerChannel() || meta.Scoring.Baseline.Windows[1] != 10 || meta.Rule.K != 5 {
+		t.Fatalf("round trip: %+v, %v", meta, err)
+	}
+	for name, damage := range map[string]func(*Meta){
+		"zero scale":       func(m *Meta) { m.Scoring.Population.Scale[1] = 0 },
+		"short population": func(m *Meta) { m.Scoring.Population.Location = m.Scoring.Population.Location[:1] },
+		"baseline shape":   func(m *Meta) { m.Scoring.Baseline.Channels = 3 },
+		"baseline labels":  func(m *Meta) { m.Scoring.Baseline.Labels = []string{"C3"} },
+		"negative slope":   func(m *Meta) { m.Scoring.Slope = -1 },
+		"unknown feature":  func(m *Meta) { m.Features.Names[1] = "mystery" },
+	} {
+		m := good()
+		damage(&m)
+		b, err := Encode(m, testModel(t, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := Decode(b); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: %v, want ErrCorrupt", name, err)
+		}
+	}
 }

@@ -87,6 +87,34 @@ func (s Scoring) withDefaults() (Scoring, error) {
 	return s, nil
 }
 
+// Check reports whether s can score the per-channel features feats: its
+// ranges, its population and, when set, its saved baseline (of any
+// channels). A model file whose scoring fails it is corrupt
+// (modelfile.Decode), so that a damaged checkpoint is set aside instead
+// of stopping the pipeline from starting.
+func (s Scoring) Check(feats []features.Feature) error {
+	c, err := s.withDefaults()
+	if err != nil || !s.PerChannel {
+		return err
+	}
+	if _, err := features.NewBaseline(1, feats, *c.Population); err != nil {
+		return &ConfigError{"scoring.population", nil, err.Error()}
+	}
+	if b := c.Baseline; b != nil {
+		if b.Channels < 1 || b.Channels > 4096 || len(b.Labels) != 0 && len(b.Labels) != b.Channels {
+			return &ConfigError{"scoring.baseline", b.Channels, "want 1..4096 channels, and a label for each when labelled"}
+		}
+		base, err := features.NewBaseline(b.Channels, feats, *c.Population)
+		if err == nil {
+			err = base.Restore(*b)
+		}
+		if err != nil {
+			return &ConfigError{"scoring.baseline", nil, err.Error()}
+		}
+	}
+	return nil
+}
+
 // scorer turns a window's vector into its score and the vectors the model
 // learns. It allocates nothing per window.
 type scorer struct {
