@@ -172,6 +172,10 @@ func FuzzDecode(f *testing.F) {
 	f.Add(b)
 	f.Add(b[:len(b)/2])
 	f.Add([]byte(Magic))
+	if b, err = Encode(perChannelMeta(), testModel(f, 2)); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		meta, m, err := Decode(b)
 		if err != nil {
@@ -186,21 +190,25 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
+// perChannelMeta describes a per-channel model of 2 features with a
+// saved baseline of 2 channels.
+func perChannelMeta() Meta {
+	m := testMeta()
+	m.Channels, m.Rate, m.Features.Dim = nil, 0, 2
+	pop := &features.Population{Features: []string{"line_length", "rms"}, Location: []float64{3, 1}, Scale: []float64{0.5, 0.4}}
+	base := &features.BaselineState{Features: pop.Features, Channels: 2, Labels: []string{"C3", "C4"},
+		Location: []float64{3, 1, 3.1, 1.2}, Scale: []float64{0.5, 0.4, 0.5, 0.4}, Windows: []float64{10, 10}}
+	m.Scoring = &pipeline.Scoring{PerChannel: true, Population: pop, TopK: 2, Smooth: 3, Slope: 0.2, Baseline: base}
+	m.Rule = &Rule{Threshold: 0.53, K: 5, N: 6}
+	return m
+}
+
 // TestPerChannelScoringChecked: a per-channel model's scoring round-trips,
 // and a damaged one (a zero scale, a baseline of the wrong shape, a
 // negative slope) makes the file corrupt, so that the daemon sets the
 // checkpoint aside instead of failing to start its pipeline on it.
 func TestPerChannelScoringChecked(t *testing.T) {
-	good := func() Meta {
-		m := testMeta()
-		m.Channels, m.Rate, m.Features.Dim = nil, 0, 2
-		pop := &features.Population{Features: []string{"line_length", "rms"}, Location: []float64{3, 1}, Scale: []float64{0.5, 0.4}}
-		base := &features.BaselineState{Features: pop.Features, Channels: 2, Labels: []string{"C3", "C4"},
-			Location: []float64{3, 1, 3.1, 1.2}, Scale: []float64{0.5, 0.4, 0.5, 0.4}, Windows: []float64{10, 10}}
-		m.Scoring = &pipeline.Scoring{PerChannel: true, Population: pop, TopK: 2, Smooth: 3, Slope: 0.2, Baseline: base}
-		m.Rule = &Rule{Threshold: 0.53, K: 5, N: 6}
-		return m
-	}
+	good := perChannelMeta
 	b, err := Encode(good(), testModel(t, 2))
 	if err != nil {
 		t.Fatal(err)
