@@ -19,6 +19,7 @@ type dayOneReport struct {
 	Windows         int     `json:"windows"`
 	SeizureWindows  int     `json:"seizure_windows"`
 	OOFWindowAUC    float64 `json:"oof_window_auc"`
+	OOFSegmentAUC   float64 `json:"oof_segment_auc"`
 	Threshold       float64 `json:"threshold"`
 	K               int     `json:"k"`
 	N               int     `json:"n"`
@@ -61,7 +62,7 @@ func writeDayOne(data, path, half, task string, mf *modelFlags, stdout io.Writer
 		return err
 	}
 	return json.NewEncoder(stdout).Encode(dayOneReport{Type: "day-one", File: path, Half: half, Segments: len(segs),
-		Windows: d.Windows, SeizureWindows: d.Positives, OOFWindowAUC: d.OOFWindowAUC,
+		Windows: d.Windows, SeizureWindows: d.Positives, OOFWindowAUC: d.OOFWindowAUC, OOFSegmentAUC: d.OOFSegmentAUC,
 		Threshold: d.Rule.Threshold, K: d.Rule.K, N: d.Rule.N, RuleSensitivity: d.RuleSensitivity,
 		RuleFalseAlarms: d.RuleFalseAlarms, PredictedFA: d.PredictedFAPerDay, OtherSegments: d.Negatives, Slope: d.Scoring.Slope, Intercept: d.Scoring.Intercept})
 }

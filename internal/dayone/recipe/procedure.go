@@ -43,14 +43,16 @@ type DayOne struct {
 	Model   classifier.Model
 	Scoring pipeline.Scoring
 	Rule    alert.DetectorConfig // Threshold, K and N chosen on the training segments
-	// OOFWindowAUC is the out-of-fold window AUC of the smoothed margin;
+	// OOFWindowAUC is the out-of-fold window AUC of the smoothed margin,
+	// OOFSegmentAUC that of a segment's mean margin (the Bonn benchmark's
+	// segment-level AUC);
 	// RuleSensitivity and RuleFalseAlarms are the chosen rule's on the
 	// training segments (out of fold): the fraction of ictal segments it
 	// alerts in, and the number of other segments it alerts in, of
 	// Negatives.
-	OOFWindowAUC               float64
-	RuleSensitivity            float64
-	RuleFalseAlarms, Negatives int
+	OOFWindowAUC, OOFSegmentAUC float64
+	RuleSensitivity             float64
+	RuleFalseAlarms, Negatives  int
 	// PredictedFAPerDay is what the rule's false alarms on the training
 	// segments predict for a spliced recording of them: the fraction of
 	// non-ictal segments it alerts in, times the segments in 24 h.
@@ -164,7 +166,13 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 			all, ally = append(all, m), append(ally, y[i])
 		}
 	}
-	d := &DayOne{OOFWindowAUC: paper.AUCScores(all, ally), Positives: npos, Windows: npos + nneg}
+	segMean := make([]float64, len(segs))
+	for i := range segs {
+		for _, m := range oof[i] {
+			segMean[i] += m / float64(len(oof[i]))
+		}
+	}
+	d := &DayOne{OOFWindowAUC: paper.AUCScores(all, ally), OOFSegmentAUC: paper.AUCScores(segMean, y), Positives: npos, Windows: npos + nneg}
 
 	// 3: calibration.
 	sc.Slope, sc.Intercept = fitLogistic(all, ally)
