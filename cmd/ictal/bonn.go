@@ -240,7 +240,9 @@ func writeConcat(data, path, half string, cc bonn.ConcatConfig, enc *json.Encode
 // concatEvaluate splices a training recording from the odd-numbered
 // segments and a test recording from the even-numbered ones, then replays
 // the test recording through the pipeline (a) prequentially from a new
-// model and (b) after bootstrapping the model on the training recording.
+// model, (b) after bootstrapping the model on the training recording, and
+// (c) with learning off from the day-one model built from the training
+// half's segments (as `ictal bonn day-one -half a`).
 func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFlags, enc *json.Encoder, stderr io.Writer) error {
 	train, test, cleanup, err := splicePair(data, dir, cc, enc)
 	if err != nil {
@@ -256,6 +258,17 @@ func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFl
 	if err != nil {
 		return err
 	}
-	_, err = b.run(test, m.model, nil, "bootstrapped", pipeline.LearnAnnotations)
+	if _, err = b.run(test, m.model, nil, "bootstrapped", pipeline.LearnAnnotations); err != nil {
+		return err
+	}
+	model, err := halfDayOne(data, mf, cc.Seed)
+	if err != nil {
+		return err
+	}
+	dm, meta, err := model()
+	if err != nil {
+		return err
+	}
+	_, err = b.run(test, dm, meta, "day-one", pipeline.LearnOff)
 	return err
 }

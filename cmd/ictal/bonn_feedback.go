@@ -14,10 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/bonn"
-	"github.com/ictal/ictal/internal/dayone/recipe"
-	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 )
 
@@ -196,24 +193,9 @@ func feedbackSeed(b *bonnReplay, data string, cc bonn.ConcatConfig, markDelay ti
 	if err := writeConcat(data, test, "b", ctest, progress); err != nil {
 		return res, err
 	}
-	segs, err := bonn.Load(data, "Z", "O", "N", "F", "S")
+	model, err := halfDayOne(data, b.mf, cc.Seed)
 	if err != nil {
 		return res, err
-	}
-	if segs, err = halfOf(segs, "a"); err != nil {
-		return res, err
-	}
-	meta, d, err := recipe.Build(segs, "a", b.mf.features(), b.mf.classifierConfig(0), cc.Seed)
-	if err != nil {
-		return res, err
-	}
-	blob, err := modelfile.Encode(meta, d.Model)
-	if err != nil {
-		return res, err
-	}
-	model := func() (classifier.Model, *modelfile.Meta, error) { // a fresh copy of the day-one model
-		meta, m, err := modelfile.Decode(blob)
-		return m, &meta, err
 	}
 	m, mm, err := model()
 	if err != nil {

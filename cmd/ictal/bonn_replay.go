@@ -15,6 +15,7 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/bonn"
+	"github.com/ictal/ictal/internal/dayone/recipe"
 	"github.com/ictal/ictal/internal/modelfile"
 )
 
@@ -100,7 +101,11 @@ func (b *bonnReplay) run(path string, model classifier.Model, meta *modelfile.Me
 	rep.Phase = label
 	if b.plotDir != "" {
 		th := mf.threshold
-		if th == 0 {
+		switch {
+		case th != 0:
+		case meta != nil && meta.Rule != nil:
+			th = meta.Rule.Threshold
+		default:
 			th = 0.5
 		}
 		title := fmt.Sprintf("%s: %d/%d seizures detected, %d false alarms", label, rep.Detected, rep.Seizures, rep.FalseAlarms)
@@ -110,4 +115,29 @@ func (b *bonnReplay) run(path string, model classifier.Model, meta *modelfile.Me
 		}
 	}
 	return replayed{model: model, rep: rep, annotations: r.Intervals(), events: tr.Events()}, b.enc.Encode(rep)
+}
+
+// halfDayOne builds the day-one model from the odd-numbered segments only
+// (recipe.Build, as `ictal bonn day-one -half a -seed seed`) and returns a
+// function giving a fresh copy of it, with its record, for each replay.
+func halfDayOne(data string, mf *modelFlags, seed uint64) (func() (classifier.Model, *modelfile.Meta, error), error) {
+	segs, err := bonn.Load(data, "Z", "O", "N", "F", "S")
+	if err != nil {
+		return nil, err
+	}
+	if segs, err = halfOf(segs, "a"); err != nil {
+		return nil, err
+	}
+	meta, d, err := recipe.Build(segs, "a", mf.features(), mf.classifierConfig(0), seed)
+	if err != nil {
+		return nil, err
+	}
+	blob, err := modelfile.Encode(meta, d.Model)
+	if err != nil {
+		return nil, err
+	}
+	return func() (classifier.Model, *modelfile.Meta, error) {
+		meta, m, err := modelfile.Decode(blob)
+		return m, &meta, err
+	}, nil
 }
