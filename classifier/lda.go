@@ -430,11 +430,7 @@ func (l *lda) learn(x []float64, positive bool, w float64) {
 	l.tp = tp + w
 	c := learnerClass(positive)
 	l.pw[c] += w
-	t := l.t[c]
-	if l.beta != 1 {
-		t = float64(t * l.beta)
-	}
-	t1 := t + w
+	t, t1 := forgetAdd(l.t[c], l.beta, w)
 	l.t[c] = t1
 	mu := l.mu[c]
 	x = x[:len(mu)]
