@@ -147,6 +147,27 @@ func (f *covFactor) add(u []float64, g float64) {
 	cholUpdate(f.l, f.d, u, 0)
 }
 
+// addExample is one weighted Welford step of a class: it moves the class
+// mean mu towards x by w/t1 and adds the scatter term w·t/t1·(x − μ)(x − μ)ᵀ
+// of the old mean μ to A, where t is the class weight before the example
+// and t1 = t + w after it. The first example of a class (t = 0) only sets
+// the mean. u is scratch of len(mu).
+func (f *covFactor) addExample(mu, x, u []float64, w, t, t1 float64) {
+	x = x[:len(mu)]
+	if t == 0 {
+		copy(mu, x)
+		return
+	}
+	a := w / t1
+	u = u[:len(mu)]
+	for j, xj := range x {
+		dl := xj - mu[j]
+		u[j] = dl
+		mu[j] += float64(a * dl)
+	}
+	f.add(u, math.Sqrt(w*(t/t1)))
+}
+
 // refillsPerCall is the least n ≥ 1 with β^⌈d/n⌉ ≥ priorDecayMin (at most d).
 func refillsPerCall(d int, beta float64) int {
 	if beta >= 1 {
@@ -430,26 +451,9 @@ func (l *lda) learn(x []float64, positive bool, w float64) {
 	l.tp = tp + w
 	c := learnerClass(positive)
 	l.pw[c] += w
-	t := l.t[c]
-	if l.beta != 1 {
-		t = float64(t * l.beta)
-	}
-	t1 := t + w
+	t, t1 := forgetAdd(l.t[c], l.beta, w)
 	l.t[c] = t1
-	mu := l.mu[c]
-	x = x[:len(mu)]
-	if t == 0 {
-		copy(mu, x)
-	} else {
-		a := w / t1
-		u := l.u[:len(mu)]
-		for j, xj := range x {
-			dl := xj - mu[j]
-			u[j] = dl
-			mu[j] += float64(a * dl)
-		}
-		l.f.add(u, math.Sqrt(w*(t/t1)))
-	}
+	l.f.addExample(l.mu[c], x, l.u, w, t, t1)
 	l.f.refill(l.u, l.tp, l.beta)
 	l.dirty = true
 }

@@ -3,7 +3,6 @@ package classifier
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -14,43 +13,39 @@ import (
 // states with errors naming the field, and the decoder fuzz target.
 
 func TestLearnerEncodeDecodeContinues(t *testing.T) {
-	for _, kind := range lrnKinds {
-		for _, beta := range []float64{1, 0.9} {
-			t.Run(fmt.Sprintf("%s/beta=%v", kind, beta), func(t *testing.T) {
-				const d = 5
-				rng := rand.New(rand.NewPCG(21, 22))
-				a := newLearner(kind, d, beta)
-				// 3000 calls at β = 0.9 cross a renormalisation of the
-				// lazy scale (0.9^2186 < 1e-100).
-				lrnTrain(a, lrnGaussians(rng, 3000, d, 0.3, 1, 1, 2, true))
-				enc := a.appendBinary([]byte("prefix"))
-				if got, want := len(enc)-6, a.encodedLen(); got != want {
-					t.Fatalf("appendBinary wrote %d bytes, encodedLen says %d", got, want)
-				}
-				if got, want := a.encodedLen(), learnerEncodedLen(kind, d); got != want {
-					t.Fatalf("encodedLen %d, learnerEncodedLen %d", got, want)
-				}
-				b := newLearner(kind, d, beta)
-				dec := &decoder{buf: enc, off: 6}
-				if err := b.decode(dec); err != nil {
-					t.Fatal(err)
-				}
-				if dec.off != len(enc) {
-					t.Fatalf("decode consumed %d of %d bytes", dec.off-6, len(enc)-6)
-				}
-				for _, e := range lrnGaussians(rng, 3000, d, 0.3, 1, 1, 2, true) {
-					a.learn(e.x, e.positive, e.w)
-					b.learn(e.x, e.positive, e.w)
-					if la, lb := a.logOdds(e.x), b.logOdds(e.x); math.Float64bits(la) != math.Float64bits(lb) {
-						t.Fatalf("logOdds %v (original) and %v (restored) differ", la, lb)
-					}
-				}
-				if !bytes.Equal(a.appendBinary(nil), b.appendBinary(nil)) {
-					t.Error("states differ after continued training")
-				}
-			})
+	lrnEachBeta(t, []float64{1, 0.9}, func(t *testing.T, kind LearnerName, beta float64) {
+		const d = 5
+		rng := rand.New(rand.NewPCG(21, 22))
+		a := newLearner(kind, d, beta)
+		// 3000 calls at β = 0.9 cross a renormalisation of the
+		// lazy scale (0.9^2186 < 1e-100).
+		lrnTrain(a, lrnGaussians(rng, 3000, d, 0.3, 1, 1, 2, true))
+		enc := a.appendBinary([]byte("prefix"))
+		if got, want := len(enc)-6, a.encodedLen(); got != want {
+			t.Fatalf("appendBinary wrote %d bytes, encodedLen says %d", got, want)
 		}
-	}
+		if got, want := a.encodedLen(), learnerEncodedLen(kind, d); got != want {
+			t.Fatalf("encodedLen %d, learnerEncodedLen %d", got, want)
+		}
+		b := newLearner(kind, d, beta)
+		dec := &decoder{buf: enc, off: 6}
+		if err := b.decode(dec); err != nil {
+			t.Fatal(err)
+		}
+		if dec.off != len(enc) {
+			t.Fatalf("decode consumed %d of %d bytes", dec.off-6, len(enc)-6)
+		}
+		for _, e := range lrnGaussians(rng, 3000, d, 0.3, 1, 1, 2, true) {
+			a.learn(e.x, e.positive, e.w)
+			b.learn(e.x, e.positive, e.w)
+			if la, lb := a.logOdds(e.x), b.logOdds(e.x); math.Float64bits(la) != math.Float64bits(lb) {
+				t.Fatalf("logOdds %v (original) and %v (restored) differ", la, lb)
+			}
+		}
+		if !bytes.Equal(a.appendBinary(nil), b.appendBinary(nil)) {
+			t.Error("states differ after continued training")
+		}
+	})
 }
 
 // lrnEncoded returns the encoding of a trained learner of the kind.

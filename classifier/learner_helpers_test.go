@@ -1,8 +1,10 @@
 package classifier
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"testing"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -13,6 +15,23 @@ import (
 
 // lrnKinds lists the learner kinds under test.
 var lrnKinds = []LearnerName{LearnerNB, LearnerLDA, LearnerQDA}
+
+// lrnEach runs f as one subtest per learner kind, named after the kind.
+func lrnEach(t *testing.T, f func(t *testing.T, kind LearnerName)) {
+	for _, kind := range lrnKinds {
+		t.Run(string(kind), func(t *testing.T) { f(t, kind) })
+	}
+}
+
+// lrnEachBeta runs f as one subtest per learner kind and forgetting
+// factor, named "kind/beta=β".
+func lrnEachBeta(t *testing.T, betas []float64, f func(t *testing.T, kind LearnerName, beta float64)) {
+	for _, kind := range lrnKinds {
+		for _, beta := range betas {
+			t.Run(fmt.Sprintf("%s/beta=%v", kind, beta), func(t *testing.T) { f(t, kind, beta) })
+		}
+	}
+}
 
 // lrnExample is one weighted, labelled example.
 type lrnExample struct {

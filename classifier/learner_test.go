@@ -194,79 +194,71 @@ func TestLearnerForgettingRarePositives(t *testing.T) {
 
 func TestLearnerUntrainedAndOneClass(t *testing.T) {
 	x := []float64{1, 2, 3}
-	for _, kind := range lrnKinds {
-		t.Run(string(kind), func(t *testing.T) {
-			h := newLearner(kind, 3, 1)
-			if lo := h.logOdds(x); !math.IsInf(lo, -1) || h.predict(x) {
-				t.Errorf("untrained: logOdds %v predict %v, want -Inf false", lo, h.predict(x))
-			}
-			h.learn(x, true, 1)
-			if lo := h.logOdds(x); !math.IsInf(lo, 1) || !h.predict(x) {
-				t.Errorf("positives only: logOdds %v, want +Inf", lo)
-			}
-			g := newLearner(kind, 3, 1)
-			g.learn(x, false, 2)
-			if lo := g.logOdds(x); !math.IsInf(lo, -1) || g.predict(x) {
-				t.Errorf("negatives only: logOdds %v, want -Inf", lo)
-			}
-		})
-	}
+	lrnEach(t, func(t *testing.T, kind LearnerName) {
+		h := newLearner(kind, 3, 1)
+		if lo := h.logOdds(x); !math.IsInf(lo, -1) || h.predict(x) {
+			t.Errorf("untrained: logOdds %v predict %v, want -Inf false", lo, h.predict(x))
+		}
+		h.learn(x, true, 1)
+		if lo := h.logOdds(x); !math.IsInf(lo, 1) || !h.predict(x) {
+			t.Errorf("positives only: logOdds %v, want +Inf", lo)
+		}
+		g := newLearner(kind, 3, 1)
+		g.learn(x, false, 2)
+		if lo := g.logOdds(x); !math.IsInf(lo, -1) || g.predict(x) {
+			t.Errorf("negatives only: logOdds %v, want -Inf", lo)
+		}
+	})
 }
 
 func TestLearnerFarPointsMonotone(t *testing.T) {
 	// Positives are narrower than negatives, so moving from μ+ towards and
 	// past μ− lowers the log-odds strictly all the way out: the Gaussian
 	// densities underflow beyond ~38σ, log-domain log-odds must not.
-	for _, kind := range lrnKinds {
-		t.Run(string(kind), func(t *testing.T) {
-			const d = 4
-			rng := rand.New(rand.NewPCG(8, 9))
-			h := newLearner(kind, d, 1)
-			lrnTrain(h, lrnGaussians(rng, 3000, d, 0.5, 3, 0.5, 2, false))
-			x := make([]float64, d)
-			prev := math.Inf(1)
-			for k := 0; k <= 48; k++ {
-				dist := math.Pow(10, float64(k)/8) // 1 … 1e6 σ−
-				for j := range x {
-					x[j] = 1.5 - dist/math.Sqrt(d)
-				}
-				lo := h.logOdds(x)
-				if math.IsNaN(lo) || math.IsInf(lo, 0) {
-					t.Fatalf("distance %g: logOdds %v", dist, lo)
-				}
-				if !(lo < prev) {
-					t.Fatalf("distance %g: logOdds %v not below %v", dist, lo, prev)
-				}
-				prev = lo
+	lrnEach(t, func(t *testing.T, kind LearnerName) {
+		const d = 4
+		rng := rand.New(rand.NewPCG(8, 9))
+		h := newLearner(kind, d, 1)
+		lrnTrain(h, lrnGaussians(rng, 3000, d, 0.5, 3, 0.5, 2, false))
+		x := make([]float64, d)
+		prev := math.Inf(1)
+		for k := 0; k <= 48; k++ {
+			dist := math.Pow(10, float64(k)/8) // 1 … 1e6 σ−
+			for j := range x {
+				x[j] = 1.5 - dist/math.Sqrt(d)
 			}
-		})
-	}
+			lo := h.logOdds(x)
+			if math.IsNaN(lo) || math.IsInf(lo, 0) {
+				t.Fatalf("distance %g: logOdds %v", dist, lo)
+			}
+			if !(lo < prev) {
+				t.Fatalf("distance %g: logOdds %v not below %v", dist, lo, prev)
+			}
+			prev = lo
+		}
+	})
 }
 
 func TestLearnerSeparatesClasses(t *testing.T) {
-	for _, kind := range lrnKinds {
-		for _, beta := range []float64{1, 0.99} {
-			t.Run(fmt.Sprintf("%s/beta=%v", kind, beta), func(t *testing.T) {
-				const d = 8
-				rng := rand.New(rand.NewPCG(10, 11))
-				h := newLearner(kind, d, beta)
-				lrnTrain(h, lrnGaussians(rng, 2000, d, 0.3, 3, 1, 1, true))
-				test := lrnGaussians(rng, 2000, d, 0.3, 3, 1, 1, false)
-				right := 0
-				for _, e := range test {
-					if h.predict(e.x) == e.positive {
-						right++
-					}
-				}
-				// The noise is x_j = n_j + 0.3·x_{j−1}, so the squared
-				// Mahalanobis distance of the means is 3²·(1 + 7·0.7²) ≈
-				// 40: Δ ≈ 6.3, Bayes error Φ(−Δ/2) ≈ 0.1%.
-				if acc := float64(right) / float64(len(test)); acc < 0.99 {
-					t.Errorf("accuracy %.3f, want ≥ 0.99", acc)
-				}
-			})
+	lrnEachBeta(t, []float64{1, 0.99}, func(t *testing.T, kind LearnerName, beta float64) {
+		const d = 8
+		rng := rand.New(rand.NewPCG(10, 11))
+		h := newLearner(kind, d, beta)
+		lrnTrain(h, lrnGaussians(rng, 2000, d, 0.3, 3, 1, 1, true))
+		test := lrnGaussians(rng, 2000, d, 0.3, 3, 1, 1, false)
+		right := 0
+		for _, e := range test {
+			if h.predict(e.x) == e.positive {
+				right++
+			}
 		}
-	}
+		// The noise is x_j = n_j + 0.3·x_{j−1}, so the squared
+		// Mahalanobis distance of the means is 3²·(1 + 7·0.7²) ≈
+		// 40: Δ ≈ 6.3, Bayes error Φ(−Δ/2) ≈ 0.1%.
+		if acc := float64(right) / float64(len(test)); acc < 0.99 {
+			t.Errorf("accuracy %.3f, want ≥ 0.99", acc)
+		}
+	})
 }
 
 func TestLearnerScaleInvariant(t *testing.T) {
@@ -402,26 +394,22 @@ func TestLearnerMillionIdenticalPoints(t *testing.T) {
 	const d = 4
 	x := []float64{3, -1, 0, 2}
 	probes := [][]float64{x, {3, -1, 0, 2.0001}, {0, 0, 0, 0}, {1e6, 1e6, 1e6, 1e6}}
-	for _, kind := range lrnKinds {
-		for _, beta := range []float64{1, 0.5} {
-			t.Run(fmt.Sprintf("%s/beta=%v", kind, beta), func(t *testing.T) {
-				h := newLearner(kind, d, beta)
-				h.learn([]float64{0, 1, 2, 3}, false, 1)
-				h.learn([]float64{1, 1, 1, 1}, false, 1)
-				for range 1_000_000 {
-					h.learn(x, true, 1)
-				}
-				// The negatives are kept (forgetting is per class): both
-				// classes are known, and the point dominates.
-				h.learn([]float64{0, 1, 2, 3}, false, 1)
-				lrnFinite(t, h, probes)
-				if !h.predict(x) {
-					t.Errorf("the million-times point is not predicted positive")
-				}
-				lrnFactorsValid(t, h)
-			})
+	lrnEachBeta(t, []float64{1, 0.5}, func(t *testing.T, kind LearnerName, beta float64) {
+		h := newLearner(kind, d, beta)
+		h.learn([]float64{0, 1, 2, 3}, false, 1)
+		h.learn([]float64{1, 1, 1, 1}, false, 1)
+		for range 1_000_000 {
+			h.learn(x, true, 1)
 		}
-	}
+		// The negatives are kept (forgetting is per class): both
+		// classes are known, and the point dominates.
+		h.learn([]float64{0, 1, 2, 3}, false, 1)
+		lrnFinite(t, h, probes)
+		if !h.predict(x) {
+			t.Errorf("the million-times point is not predicted positive")
+		}
+		lrnFactorsValid(t, h)
+	})
 }
 
 // lrnClassBytes returns the part of a learner's encoding that belongs to
@@ -453,97 +441,87 @@ func TestLearnerStaleClassKept(t *testing.T) {
 	// forgotten positive class below the smallest float64 (0.5^1500). Per
 	// class, the positives' statistics stay bit for bit what they were,
 	// and with a feature constant over all data the log-odds stay finite.
-	for _, kind := range lrnKinds {
-		t.Run(string(kind), func(t *testing.T) {
-			const d = 3
-			rng := rand.New(rand.NewPCG(17, 18))
-			h := newLearner(kind, d, 0.5)
-			ex := lrnGaussians(rng, 100, d, 0.5, 2, 1, 1, false)
-			for _, e := range ex {
-				e.x[2] = 7
-			}
-			lrnTrain(h, ex)
-			pos := lrnClassBytes(h, clsPos)
-			neg := lrnGaussians(rng, 1500, d, 0, 2, 1, 1, false)
-			for i, e := range neg {
-				e.x[2] = 7
-				h.learn(e.x, false, 1)
-				for _, p := range [][]float64{e.x, {0, 0, 7}, {1, 1, 8}, {1, 1, 7}} {
-					if lo := h.logOdds(p); math.IsNaN(lo) || math.IsInf(lo, 0) {
-						t.Fatalf("call %d: logOdds(%v) = %v", i, p, lo)
-					}
+	lrnEach(t, func(t *testing.T, kind LearnerName) {
+		const d = 3
+		rng := rand.New(rand.NewPCG(17, 18))
+		h := newLearner(kind, d, 0.5)
+		ex := lrnGaussians(rng, 100, d, 0.5, 2, 1, 1, false)
+		for _, e := range ex {
+			e.x[2] = 7
+		}
+		lrnTrain(h, ex)
+		pos := lrnClassBytes(h, clsPos)
+		neg := lrnGaussians(rng, 1500, d, 0, 2, 1, 1, false)
+		for i, e := range neg {
+			e.x[2] = 7
+			h.learn(e.x, false, 1)
+			for _, p := range [][]float64{e.x, {0, 0, 7}, {1, 1, 8}, {1, 1, 7}} {
+				if lo := h.logOdds(p); math.IsNaN(lo) || math.IsInf(lo, 0) {
+					t.Fatalf("call %d: logOdds(%v) = %v", i, p, lo)
 				}
 			}
-			if !bytes.Equal(lrnClassBytes(h, clsPos), pos) {
-				t.Error("the positive class changed while only negatives arrived")
-			}
-			if !h.predict([]float64{1, 1, 7}) || h.predict([]float64{-1, -1, 7}) {
-				t.Error("the kept positives no longer separate the classes")
-			}
-			lrnFactorsValid(t, h)
-		})
-	}
+		}
+		if !bytes.Equal(lrnClassBytes(h, clsPos), pos) {
+			t.Error("the positive class changed while only negatives arrived")
+		}
+		if !h.predict([]float64{1, 1, 7}) || h.predict([]float64{-1, -1, 7}) {
+			t.Error("the kept positives no longer separate the classes")
+		}
+		lrnFactorsValid(t, h)
+	})
 }
 
 func TestLearnerStrongForgettingNeverNaN(t *testing.T) {
 	// With β^d far below the float range a single refill per call let the
 	// factor's dynamic range overflow (found by a randomised stress run at
 	// d = 39, β = 1e-6); refillsPerCall bounds it.
-	for _, kind := range lrnKinds {
-		for _, beta := range []float64{0.01, 1e-6} {
-			t.Run(fmt.Sprintf("%s/beta=%g", kind, beta), func(t *testing.T) {
-				const d = 39
-				rng := rand.New(rand.NewPCG(4, 99))
-				h := newLearner(kind, d, beta)
-				x := make([]float64, d)
-				for i := range 3000 {
-					positive := rng.Float64() < 0.3 && (i < 500 || i > 1500)
-					for j := range x {
-						switch j % 4 {
-						case 0:
-							x[j] = 3
-						case 1:
-							x[j] = 0
-						default:
-							x[j] = rng.NormFloat64()
-							if positive {
-								x[j]++
-							}
-						}
-					}
-					h.learn(x, positive, float64(1+rng.IntN(4)))
-					if lo := h.logOdds(x); math.IsNaN(lo) {
-						t.Fatalf("call %d: logOdds NaN", i)
+	lrnEachBeta(t, []float64{0.01, 1e-6}, func(t *testing.T, kind LearnerName, beta float64) {
+		const d = 39
+		rng := rand.New(rand.NewPCG(4, 99))
+		h := newLearner(kind, d, beta)
+		x := make([]float64, d)
+		for i := range 3000 {
+			positive := rng.Float64() < 0.3 && (i < 500 || i > 1500)
+			for j := range x {
+				switch j % 4 {
+				case 0:
+					x[j] = 3
+				case 1:
+					x[j] = 0
+				default:
+					x[j] = rng.NormFloat64()
+					if positive {
+						x[j]++
 					}
 				}
-				lrnFactorsValid(t, h)
-			})
+			}
+			h.learn(x, positive, float64(1+rng.IntN(4)))
+			if lo := h.logOdds(x); math.IsNaN(lo) {
+				t.Fatalf("call %d: logOdds NaN", i)
+			}
 		}
-	}
+		lrnFactorsValid(t, h)
+	})
 }
 
 func TestLearnerAllocs(t *testing.T) {
-	for _, kind := range lrnKinds {
-		for _, beta := range []float64{1, 0.9} {
-			t.Run(fmt.Sprintf("%s/beta=%v", kind, beta), func(t *testing.T) {
-				const d = 36
-				rng := rand.New(rand.NewPCG(19, 20))
-				h := newLearner(kind, d, beta)
-				ex := lrnGaussians(rng, 64, d, 0.5, 1, 1, 1, true)
-				lrnTrain(h, ex)
-				i := 0
-				if a := testing.AllocsPerRun(200, func() {
-					e := ex[i%len(ex)]
-					i++
-					h.learn(e.x, e.positive, e.w)
-					_ = h.logOdds(e.x)
-					_ = h.predict(e.x)
-				}); a != 0 {
-					t.Errorf("learn+logOdds+predict: %v allocs per run, want 0", a)
-				}
-			})
+	lrnEachBeta(t, []float64{1, 0.9}, func(t *testing.T, kind LearnerName, beta float64) {
+		const d = 36
+		rng := rand.New(rand.NewPCG(19, 20))
+		h := newLearner(kind, d, beta)
+		ex := lrnGaussians(rng, 64, d, 0.5, 1, 1, 1, true)
+		lrnTrain(h, ex)
+		i := 0
+		if a := testing.AllocsPerRun(200, func() {
+			e := ex[i%len(ex)]
+			i++
+			h.learn(e.x, e.positive, e.w)
+			_ = h.logOdds(e.x)
+			_ = h.predict(e.x)
+		}); a != 0 {
+			t.Errorf("learn+logOdds+predict: %v allocs per run, want 0", a)
 		}
-	}
+	})
 }
 
 // TestLearnerTranslationInvariant checks that shifting every feature by

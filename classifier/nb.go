@@ -19,6 +19,17 @@ func learnerClass(positive bool) int {
 	return clsNeg
 }
 
+// forgetAdd returns a class weight T decayed by the forgetting factor
+// (β·T, or T itself at β = 1) and that plus the new example's weight w:
+// the T_c before and after one learn. The conversion rounds β·T on its
+// own, so no platform fuses it with the addition.
+func forgetAdd(t, beta, w float64) (decayed, added float64) {
+	if beta != 1 {
+		t = float64(t * beta)
+	}
+	return t, t + w
+}
+
 // Variance floor of the naive Bayes learner (see nb).
 const (
 	nbFloorRel = 1e-9   // relative to the feature's own second moment μ_j² + v_j
@@ -128,11 +139,7 @@ func newNB(d int, beta float64) *nb {
 func (n *nb) learn(x []float64, positive bool, w float64) {
 	c := learnerClass(positive)
 	n.pw[c] += w
-	t := n.t[c]
-	if n.beta != 1 {
-		t = float64(t * n.beta)
-	}
-	t1 := t + w
+	t, t1 := forgetAdd(n.t[c], n.beta, w)
 	n.t[c] = t1
 	mu, v := n.mu[c], n.v[c]
 	x = x[:len(mu)]

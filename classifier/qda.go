@@ -99,20 +99,7 @@ func (q *qda) learn(x []float64, positive bool, w float64) {
 	t1 := t + w
 	q.t[c] = t1
 	q.pw[c] += w
-	mu := q.mu[c]
-	x = x[:len(mu)]
-	if t == 0 {
-		copy(mu, x)
-	} else {
-		a := w / t1
-		u := q.z[:len(mu)]
-		for j, xj := range x {
-			dl := xj - mu[j]
-			u[j] = dl
-			mu[j] += float64(a * dl)
-		}
-		f.add(u, math.Sqrt(w*(t/t1)))
-	}
+	f.addExample(q.mu[c], x, q.z, w, t, t1)
 	f.refill(q.z, t1, q.beta)
 	q.dirty = true
 }

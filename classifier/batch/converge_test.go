@@ -2,39 +2,27 @@ package batch
 
 import (
 	"math/rand/v2"
-	"sort"
 	"testing"
 
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/classifier/prequential"
 )
 
-// aucOf is the Mann–Whitney AUC of scores (ties ½).
-func aucOf(scores []float64, y []bool) float64 {
-	type sv struct {
-		s   float64
-		pos bool
+// evaluate returns the figures of scores s against labels y over the
+// whole set: the Mann–Whitney AUC (ties ½) and the rates of the decision
+// score > 0.5, as the prequential evaluator counts them.
+func evaluate(t *testing.T, s []float64, y []bool) prequential.Metrics {
+	t.Helper()
+	e, err := prequential.New(1, 0.5)
+	if err != nil {
+		t.Fatal(err)
 	}
-	v := make([]sv, len(scores))
-	for i := range v {
-		v[i] = sv{scores[i], y[i]}
-	}
-	sort.Slice(v, func(i, j int) bool { return v[i].s < v[j].s })
-	var below, np, nn, u float64
-	for i := 0; i < len(v); {
-		j := i
-		var p, n float64
-		for ; j < len(v) && v[j].s == v[i].s; j++ {
-			if v[j].pos {
-				p++
-			} else {
-				n++
-			}
+	for i := range s {
+		if err := e.Add(s[i], y[i]); err != nil {
+			t.Fatal(err)
 		}
-		u += p * (below + n/2)
-		below += n
-		np, nn, i = np+p, nn+n, j
 	}
-	return u / (np * nn)
+	return e.Whole()
 }
 
 // TestOnlineUOBConvergesToBatchUOB is the paper's central claim for
@@ -48,31 +36,11 @@ func TestOnlineUOBConvergesToBatchUOB(t *testing.T) {
 	for _, l := range classifier.Learners {
 		cfg := classifier.Config{Algorithm: classifier.UOB, Learner: l, Features: 1, C: 9, Seed: 5}
 		so, sb := scores(learnOnline(t, cfg, X, y), Xt), scores(train(t, cfg, X, y), Xt)
-		ao, ab := aucOf(so, yt), aucOf(sb, yt)
+		ao, ab := evaluate(t, so, yt).AUC, evaluate(t, sb, yt).AUC
 		if d := ao - ab; d > 0.01 || d < -0.01 {
 			t.Errorf("%s: online AUC %.4f, batch %.4f", l, ao, ab)
 		}
 	}
-}
-
-// operatingPoint returns the true and false positive rates of the
-// decision Score > 0.5.
-func operatingPoint(s []float64, y []bool) (tpr, fpr float64) {
-	var tp, fp, p, n float64
-	for i := range s {
-		if y[i] {
-			p++
-			if s[i] > 0.5 {
-				tp++
-			}
-		} else {
-			n++
-			if s[i] > 0.5 {
-				fp++
-			}
-		}
-	}
-	return tp / p, fp / n
 }
 
 // TestOnlineBoostingConvergesToBatch is the paper's Theorems 2 and 3
@@ -150,9 +118,10 @@ func TestOnlineBoostingConvergesToBatch(t *testing.T) {
 			cfg := tt.cfg
 			cfg.Learner, cfg.Features, cfg.Seed = classifier.LearnerNB, 1, 5
 			so, sb := scores(learnOnline(t, cfg, X, y), Xt), scores(train(t, cfg, X, y), Xt)
-			ao, ab := aucOf(so, yt), aucOf(sb, yt)
-			to, fo := operatingPoint(so, yt)
-			tb, fb := operatingPoint(sb, yt)
+			mo, mb := evaluate(t, so, yt), evaluate(t, sb, yt)
+			ao, ab := mo.AUC, mb.AUC
+			to, fo := mo.TPR, 1-mo.TNR
+			tb, fb := mb.TPR, 1-mb.TNR
 			t.Logf("AUC online %.4f batch %.4f; TPR %.3f %.3f; FPR %.3f %.3f", ao, ab, to, tb, fo, fb)
 			if ao-ab > auc || ab-ao > auc {
 				t.Errorf("online AUC %.4f, batch %.4f", ao, ab)
@@ -272,8 +241,7 @@ func TestRUS3OperatingPointDependsOnSeed(t *testing.T) {
 		if !online {
 			s = train(t, cfg, X, y)
 		}
-		tp, _ := operatingPoint(scores(s, Xt), yt)
-		return tp
+		return evaluate(t, scores(s, Xt), yt).TPR
 	}
 	for _, c := range []struct {
 		online bool
