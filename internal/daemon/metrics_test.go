@@ -74,9 +74,11 @@ listen = "127.0.0.1:0"
 	first := scrapeUntil("a window and the broker", func(s metricstest.Samples) bool {
 		return windows(s) > 0 && s["ictal_mqtt_connected"] == 1
 	})
+	// The checkpoint hook stamps its success at once; the counters reach
+	// the metrics with the next window's stats: wait for both.
 	second := scrapeUntil("more windows and a checkpoint", func(s metricstest.Samples) bool {
 		_, ok := s["ictal_checkpoint_last_success_timestamp_seconds"]
-		return windows(s) > windows(first) && ok
+		return windows(s) > windows(first) && ok && s["ictal_checkpoints_total"] > 0
 	})
 	for _, series := range []string{"ictal_frames_total", "ictal_signal_seconds_total", "ictal_last_window_timestamp_seconds", "ictal_mqtt_published_messages_total"} {
 		if !(second[series] > first[series]) {
