@@ -74,8 +74,9 @@ listen = "127.0.0.1:0"
 	first := scrapeUntil("a window and the broker", func(s metricstest.Samples) bool {
 		return windows(s) > 0 && s["ictal_mqtt_connected"] == 1
 	})
-	// The checkpoint hook stamps its success at once; the counters reach
-	// the metrics with the next window's stats: wait for both.
+	// The success timestamp is the checkpoint file's modification time,
+	// there as soon as the file is written; the counters reach the
+	// metrics with the next window's stats: wait for both.
 	second := scrapeUntil("more windows and a checkpoint", func(s metricstest.Samples) bool {
 		_, ok := s["ictal_checkpoint_last_success_timestamp_seconds"]
 		return windows(s) > windows(first) && ok && s["ictal_checkpoints_total"] > 0
