@@ -32,7 +32,7 @@ func compileSeizure(expr string) (*regexp.Regexp, error) {
 
 // runReplay implements `ictal replay [-model MODEL] [-learn mode] [-o MODEL] [-workers N] RECORDING...`.
 func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "usage: ictal replay [-model MODEL] [flags] RECORDING...\n\nRuns the whole pipeline over each recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: the channels used and left out (a \"channels\" record), each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.\n\nSeveral recordings are replayed independently, each from the same model\n(-model, or a new one), by -workers at a time; their lines come out in the\norder of the arguments, one recording after another, as with one worker.", stderr)
+	fs := newFlags("replay", "usage: ictal replay [-model MODEL] [flags] RECORDING...\n\nRuns the whole pipeline over each recording (EDF, EDF+, BDF, OpenBCI GUI\ntext or BrainFlow CSV) as fast as possible, learning nothing unless\n-learn annotations is given. Prints JSON\nlines: the channels used and left out (a \"channels\" record), each alert, event end and change of state, then a \"file\" record with\nthe SzCORE scores against the file's seizure annotations or -labels (a\nseizure counts as detected when an alert overlaps it extended by 30 s\nbefore and 60 s after; see internal/eval). `ictal score -ref FILE.edf -hyp\nOUT.jsonl` rescores the saved output.\n\nSeveral recordings are replayed independently, each from the same model\n(-model, else the day-one model), by -workers at a time; their lines come out in the\norder of the arguments, one recording after another, as with one worker.", stderr)
 	modelPath := fs.String("model", "", "`MODEL` file written by ictal train or replay -o (default: the day-one model, internal/dayone, when it fits the feature flags and no -algorithm, -learner, -members or cost flag asks for another; -model new: a new, untrained model)")
 	learn := fs.String("learn", "", "learning during the replay: off (score only), or annotations (prequential: score each window, then learn it with its label from the file's annotations or -labels)")
 	scores := fs.Bool("scores", false, "also print one line per window")
@@ -167,10 +167,12 @@ func (j replayJob) runAll(ctx context.Context, paths []string, workers int, stdo
 
 // replayModel loads the model at modelPath, checking that it was built
 // for the pipeline that want describes (the recording at path with mf's
-// feature flags), or makes a new one from mf. A model file without
-// metadata is checked on its dimension alone, with a warning on stderr.
-// The Meta returned is what -o records: want, with the training
-// recordings of the model loaded.
+// feature flags); without a path, the day-one model when it fits and no
+// flag shapes another; with "new" (or when the day-one model does not
+// fit), a new one from mf. A model file without metadata is checked on
+// its dimension alone, with a warning on stderr. The Meta returned is
+// what -o records: want, with the training recordings, and for a
+// per-channel model the scoring and rule, of the model loaded.
 func replayModel(modelPath, path string, want modelfile.Meta, mf *modelFlags, stderr io.Writer) (classifier.Model, modelfile.Meta, error) {
 	var meta modelfile.Meta
 	var model classifier.Model
