@@ -261,19 +261,23 @@ func (s *scorer) learn(v []float64, pos bool) (int, error) {
 	if !s.perChannel() {
 		return 1, s.model.Learn(v, pos)
 	}
-	chans := s.order
-	if pos {
-		if err := s.margins(v); err != nil {
-			return 0, err
+	if !pos {
+		for c := 0; c < s.ch; c++ {
+			if err := s.model.Learn(v[c*s.f:(c+1)*s.f], false); err != nil {
+				return c, err
+			}
 		}
-		chans = s.order[:s.cfg.TopK]
+		return s.ch, nil
 	}
-	for i, c := range chans {
-		if err := s.model.Learn(v[c*s.f:(c+1)*s.f], pos); err != nil {
+	if err := s.margins(v); err != nil {
+		return 0, err
+	}
+	for i, c := range s.order[:s.cfg.TopK] {
+		if err := s.model.Learn(v[c*s.f:(c+1)*s.f], true); err != nil {
 			return i, err
 		}
 	}
-	return len(chans), nil
+	return s.cfg.TopK, nil
 }
 
 // state returns the baseline's statistics for a checkpoint (nil in the
