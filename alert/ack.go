@@ -41,10 +41,8 @@ func AppendAck(dst []byte, a Ack) []byte {
 	dst = appendNonEmpty(dst, `,"alert_id":`, a.AlertID)
 	dst = appendNonEmpty(dst, `,"verdict":`, a.Verdict)
 	if a.Label != "" {
-		dst = append(dst, `,"start":`...)
-		dst = appendTime(dst, a.Start)
-		dst = append(dst, `,"end":`...)
-		dst = appendTime(dst, a.End)
+		dst = appendTime(dst, `,"start":`, a.Start)
+		dst = appendTime(dst, `,"end":`, a.End)
 		dst = append(dst, `,"label":`...)
 		dst = AppendJSONString(dst, a.Label)
 	}
@@ -57,13 +55,11 @@ func AppendAck(dst []byte, a Ack) []byte {
 		dst = strconv.AppendInt(dst, int64(a.Replaced), 10)
 	}
 	if !a.FinalAt.IsZero() {
-		dst = append(dst, `,"final_at":`...)
-		dst = appendTime(dst, a.FinalAt)
+		dst = appendTime(dst, `,"final_at":`, a.FinalAt)
 	}
 	dst = appendNonEmpty(dst, `,"reason":`, a.Reason)
 	dst = appendNonEmpty(dst, `,"note":`, a.Note)
-	dst = append(dst, `,"at":`...)
-	dst = appendTime(dst, a.At)
+	dst = appendTime(dst, `,"at":`, a.At)
 	return append(dst, '}')
 }
 

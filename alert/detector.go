@@ -1,6 +1,7 @@
 package alert
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -45,21 +46,11 @@ var ErrDetectorConfig = errors.New("alert: invalid detector config")
 
 // withDefaults fills zero values and validates, naming the field.
 func (c DetectorConfig) withDefaults() (DetectorConfig, error) {
-	if c.Threshold == 0 {
-		c.Threshold = DefaultThreshold
-	}
-	if c.K == 0 {
-		c.K = DefaultK
-	}
-	if c.N == 0 {
-		c.N = DefaultN
-	}
-	if c.Quiet == 0 {
-		c.Quiet = DefaultQuiet
-	}
-	if c.Refractory == 0 {
-		c.Refractory = DefaultRefractory
-	}
+	c.Threshold = cmp.Or(c.Threshold, DefaultThreshold)
+	c.K = cmp.Or(c.K, DefaultK)
+	c.N = cmp.Or(c.N, DefaultN)
+	c.Quiet = cmp.Or(c.Quiet, DefaultQuiet)
+	c.Refractory = cmp.Or(c.Refractory, DefaultRefractory)
 	switch {
 	case !(c.Threshold > 0 && c.Threshold < 1):
 		return c, &DetectorConfigError{"Threshold", c.Threshold, "want a score in (0, 1)"}

@@ -66,6 +66,18 @@ func feedbackErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrFeedback, fmt.Sprintf(format, args...))
 }
 
+// either reads a field that takes one of two values: true for yes, false
+// for no, and an error naming the field for anything else.
+func either(fields map[string]string, key, yes, no string) (bool, error) {
+	switch fields[key] {
+	case yes:
+		return true, nil
+	case no:
+		return false, nil
+	}
+	return false, feedbackErr(`field %q: %q, want %q or %q`, key, fields[key], yes, no)
+}
+
 // Parse validates a feedback payload strictly and returns its label. The
 // payload must be at most MaxFeedbackSize bytes of valid UTF-8 holding one
 // JSON object with exactly one of the contract's two shapes:
@@ -113,12 +125,8 @@ func (r FeedbackRules) Parse(b []byte, now time.Time) (Label, error) {
 		if !ok {
 			return Label{}, feedbackErr(`field "alert_id": %q is not a UUID`, fields["alert_id"])
 		}
-		switch fields["verdict"] {
-		case VerdictConfirmed:
-			lab.Seizure = true
-		case VerdictRejected:
-		default:
-			return Label{}, feedbackErr(`field "verdict": %q, want "confirmed" or "rejected"`, fields["verdict"])
+		if lab.Seizure, err = either(fields, "verdict", VerdictConfirmed, VerdictRejected); err != nil {
+			return Label{}, err
 		}
 		lab.AlertID = id
 	default:
@@ -143,12 +151,8 @@ func (r FeedbackRules) Parse(b []byte, now time.Time) (Label, error) {
 		case start.Before(now.Add(-r.Horizon)):
 			return Label{}, feedbackErr("interval start %s is older than %v", fields["start"], r.Horizon)
 		}
-		switch fields["label"] {
-		case LabelSeizure:
-			lab.Seizure = true
-		case LabelNonSeizure:
-		default:
-			return Label{}, feedbackErr(`field "label": %q, want "seizure" or "non-seizure"`, fields["label"])
+		if lab.Seizure, err = either(fields, "label", LabelSeizure, LabelNonSeizure); err != nil {
+			return Label{}, err
 		}
 		lab.Start, lab.End = start, end
 	}

@@ -67,8 +67,10 @@ func AppendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// appendTime appends t as a JSON string in RFC 3339 (UTC, milliseconds).
-func appendTime(dst []byte, t time.Time) []byte {
+// appendTime appends key (the JSON text before the value, such as
+// `,"onset":`) and t as a JSON string in RFC 3339 (UTC, milliseconds).
+func appendTime(dst []byte, key string, t time.Time) []byte {
+	dst = append(dst, key...)
 	dst = append(dst, '"')
 	dst = t.UTC().AppendFormat(dst, timeLayout)
 	return append(dst, '"')
@@ -108,10 +110,8 @@ func appendOrigin(dst []byte, site, bed string, onset, detectedAt time.Time) []b
 	dst = AppendJSONString(dst, site)
 	dst = append(dst, `,"bed":`...)
 	dst = AppendJSONString(dst, bed)
-	dst = append(dst, `,"onset":`...)
-	dst = appendTime(dst, onset)
-	dst = append(dst, `,"detected_at":`...)
-	return appendTime(dst, detectedAt)
+	dst = appendTime(dst, `,"onset":`, onset)
+	return appendTime(dst, `,"detected_at":`, detectedAt)
 }
 
 // appendNonEmpty appends field (`,"name":`) and the JSON string v, or
@@ -142,12 +142,9 @@ func appendJSONStrings(dst []byte, ss []string) []byte {
 func AppendEventEnd(dst []byte, e *Event) []byte {
 	dst = append(dst, `{"v":1,"id":`...)
 	dst = AppendJSONString(dst, e.ID)
-	dst = append(dst, `,"onset":`...)
-	dst = appendTime(dst, e.Onset)
-	dst = append(dst, `,"detected_at":`...)
-	dst = appendTime(dst, e.DetectedAt)
-	dst = append(dst, `,"end":`...)
-	dst = appendTime(dst, e.End)
+	dst = appendTime(dst, `,"onset":`, e.Onset)
+	dst = appendTime(dst, `,"detected_at":`, e.DetectedAt)
+	dst = appendTime(dst, `,"end":`, e.End)
 	dst = append(dst, `,"score":`...)
 	dst = appendFloat(dst, round6(e.Score))
 	return append(dst, '}')
@@ -158,8 +155,7 @@ func AppendEventEnd(dst []byte, e *Event) []byte {
 func AppendStatus(dst []byte, s Status) []byte {
 	dst = append(dst, `{"v":1,"state":`...)
 	dst = AppendJSONString(dst, string(s.State))
-	dst = append(dst, `,"since":`...)
-	dst = appendTime(dst, s.Since)
+	dst = appendTime(dst, `,"since":`, s.Since)
 	dst = appendNonEmpty(dst, `,"artifact":`, s.Artifact)
 	if len(s.Channels) > 0 {
 		dst = append(dst, `,"channels":`...)
@@ -173,8 +169,7 @@ const OfflinePayload = `{"v":1,"state":"offline"}`
 
 // AppendScore appends the per-window score payload {"v":1,"t","score"}.
 func AppendScore(dst []byte, s Score) []byte {
-	dst = append(dst, `{"v":1,"t":`...)
-	dst = appendTime(dst, s.T)
+	dst = appendTime(dst, `{"v":1,"t":`, s.T)
 	dst = append(dst, `,"score":`...)
 	dst = appendFloat(dst, round6(s.Score))
 	return append(dst, '}')

@@ -1,6 +1,7 @@
 package alert
 
 import (
+	"cmp"
 	"fmt"
 	"sync"
 	"time"
@@ -44,18 +45,10 @@ type FeedbackLimits struct {
 
 // WithDefaults returns l with its zero fields set to the defaults.
 func (l FeedbackLimits) WithDefaults() FeedbackLimits {
-	if l.Burst == 0 {
-		l.Burst = DefaultFeedbackBurst
-	}
-	if l.Every == 0 {
-		l.Every = DefaultFeedbackEvery
-	}
-	if l.GlobalBurst == 0 {
-		l.GlobalBurst = DefaultFeedbackGlobalBurst
-	}
-	if l.GlobalEvery == 0 {
-		l.GlobalEvery = DefaultFeedbackGlobalEvery
-	}
+	l.Burst = cmp.Or(l.Burst, DefaultFeedbackBurst)
+	l.Every = cmp.Or(l.Every, DefaultFeedbackEvery)
+	l.GlobalBurst = cmp.Or(l.GlobalBurst, DefaultFeedbackGlobalBurst)
+	l.GlobalEvery = cmp.Or(l.GlobalEvery, DefaultFeedbackGlobalEvery)
 	return l
 }
 

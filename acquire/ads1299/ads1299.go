@@ -124,7 +124,7 @@ func (d *Dev) init(reset gpio.PinOut, o *Opts) error {
 		return err
 	}
 	d.sleep(tReset)
-	if err := d.command(cmdSDATAC, "SDATAC"); err != nil {
+	if err := d.command(cmdSDATAC); err != nil {
 		return err
 	}
 
@@ -163,22 +163,16 @@ func (d *Dev) init(reset gpio.PinOut, o *Opts) error {
 // when the board wires it, else with the RESET command.
 func (d *Dev) reset(reset gpio.PinOut, powerUp time.Duration) error {
 	d.sleep(powerUp)
-	if reset != nil {
-		if err := reset.Out(gpio.Low); err != nil {
-			return fmt.Errorf("ads1299: RESET pin %s: %w", reset, err)
-		}
-		d.sleep(tRST)
-		if err := reset.Out(gpio.High); err != nil {
-			return fmt.Errorf("ads1299: RESET pin %s: %w", reset, err)
-		}
-	} else {
+	if reset == nil {
 		// The RESET command would be ignored in RDATAC mode.
-		if err := d.command(cmdSDATAC, "SDATAC"); err != nil {
-			return err
-		}
-		if err := d.command(cmdReset, "RESET"); err != nil {
-			return err
-		}
+		return d.command(cmdSDATAC, cmdReset)
+	}
+	if err := reset.Out(gpio.Low); err != nil {
+		return fmt.Errorf("ads1299: RESET pin %s: %w", reset, err)
+	}
+	d.sleep(tRST)
+	if err := reset.Out(gpio.High); err != nil {
+		return fmt.Errorf("ads1299: RESET pin %s: %w", reset, err)
 	}
 	return nil
 }
@@ -187,20 +181,14 @@ func (d *Dev) reset(reset gpio.PinOut, powerUp time.Duration) error {
 // pin RDATAC goes first so that no command follows it; the START command
 // must precede RDATAC, since in RDATAC mode only SDATAC is accepted.
 func (d *Dev) startConversions() error {
-	if d.start != nil {
-		if err := d.command(cmdRDATAC, "RDATAC"); err != nil {
-			return err
-		}
-		if err := d.start.Out(gpio.High); err != nil {
-			return fmt.Errorf("ads1299: START pin %s: %w", d.start, err)
-		}
-	} else {
-		if err := d.command(cmdStart, "START"); err != nil {
-			return err
-		}
-		if err := d.command(cmdRDATAC, "RDATAC"); err != nil {
-			return err
-		}
+	if d.start == nil {
+		return d.command(cmdStart, cmdRDATAC)
+	}
+	if err := d.command(cmdRDATAC); err != nil {
+		return err
+	}
+	if err := d.start.Out(gpio.High); err != nil {
+		return fmt.Errorf("ads1299: START pin %s: %w", d.start, err)
 	}
 	return nil
 }
@@ -232,13 +220,15 @@ func (d *Dev) setup(v variant, o *Opts) {
 	}
 }
 
-// command sends a one-byte opcode and waits tSDECODE before anything else
-// is sent.
-func (d *Dev) command(op byte, name string) error {
-	if err := d.c.Tx([]byte{op}, nil); err != nil {
-		return fmt.Errorf("ads1299: sending %s (0x%02X): %w", name, op, err)
+// command sends one-byte opcodes in turn, each followed by tSDECODE
+// before anything else is sent, and stops at the first that fails.
+func (d *Dev) command(ops ...byte) error {
+	for _, op := range ops {
+		if err := d.c.Tx([]byte{op}, nil); err != nil {
+			return fmt.Errorf("ads1299: sending %s (0x%02X): %w", commandNames[op], op, err)
+		}
+		d.sleep(tSDECODE)
 	}
-	d.sleep(tSDECODE)
 	return nil
 }
 
@@ -293,13 +283,13 @@ func (d *Dev) Halt() error {
 		return nil
 	}
 	d.halted = true
-	err := d.command(cmdSDATAC, "SDATAC")
+	err := d.command(cmdSDATAC)
 	if d.start != nil {
 		if e := d.start.Out(gpio.Low); e != nil {
 			err = errors.Join(err, fmt.Errorf("ads1299: START pin %s: %w", d.start, e))
 		}
 	} else {
-		err = errors.Join(err, d.command(cmdStop, "STOP"))
+		err = errors.Join(err, d.command(cmdStop))
 	}
 	return err
 }

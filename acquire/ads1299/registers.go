@@ -13,6 +13,15 @@ const (
 	cmdWREG   = 0x40 // WREG 010r rrrr, then 000n nnnn (n+1 registers)
 )
 
+// commandNames names the single-byte opcodes for errors.
+var commandNames = map[byte]string{
+	cmdReset:  "RESET",
+	cmdStart:  "START",
+	cmdStop:   "STOP",
+	cmdRDATAC: "RDATAC",
+	cmdSDATAC: "SDATAC",
+}
+
 // Register addresses written or read (SBAS499C, "Register Map"); the
 // status registers LOFF_STATP/N (0x12, 0x13) arrive in every frame instead.
 const (

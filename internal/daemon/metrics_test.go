@@ -20,12 +20,7 @@ import (
 func TestRunServesMetricsAndHealth(t *testing.T) {
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, "model.ckpt")
-	cfg, err := ParseConfig(`
-[source]
-type = "synth"
-channels = 4
-speed = 20
-seizures = 0
+	cfg, err := ParseConfig(simulatedPatient+`
 [checkpoint]
 path = "`+ckpt+`"
 every = "1s"

@@ -43,15 +43,10 @@ func TestRunWithEmbeddedBroker(t *testing.T) {
 	if err := users.Add(usersFile, "clinician-alice", []byte("alice-Wx5%pass")); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := ParseConfig(`
+	cfg, err := ParseConfig(simulatedPatient+`
 [site]
 site = "ward-7"
 bed = "bed-3"
-[source]
-type = "synth"
-channels = 4
-speed = 20
-seizures = 0
 [checkpoint]
 path = "`+filepath.Join(dir, "model.ckpt")+`"
 [mqtt]

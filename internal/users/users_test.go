@@ -8,17 +8,20 @@ import (
 	"testing"
 )
 
+// mustAdd adds user with password to the users file at path, failing the
+// test if Add refuses.
+func mustAdd(t *testing.T, path, user, password string) {
+	t.Helper()
+	if err := Add(path, user, []byte(password)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestAddThenCheck(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "users")
-	if err := Add(path, "alice", []byte("alice-secret")); err != nil {
-		t.Fatal(err)
-	}
-	if err := Add(path, "ictal-board", []byte("board-secret")); err != nil {
-		t.Fatal(err)
-	}
-	if err := Add(path, "alice", []byte("alice-new-secret")); err != nil { // replaces her line
-		t.Fatal(err)
-	}
+	mustAdd(t, path, "alice", "alice-secret")
+	mustAdd(t, path, "ictal-board", "board-secret")
+	mustAdd(t, path, "alice", "alice-new-secret") // replaces her line
 	tests := []struct {
 		name, user, password string
 		want                 bool
@@ -48,15 +51,11 @@ func TestAddThenCheck(t *testing.T) {
 
 func TestAddKeepsTheFilesMode(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "users")
-	if err := Add(path, "alice", []byte("alice-secret")); err != nil {
-		t.Fatal(err)
-	}
+	mustAdd(t, path, "alice", "alice-secret")
 	if err := os.Chmod(path, 0o640); err != nil { // readable by ictald's group
 		t.Fatal(err)
 	}
-	if err := Add(path, "bob", []byte("bob-secret")); err != nil {
-		t.Fatal(err)
-	}
+	mustAdd(t, path, "bob", "bob-secret")
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
 		t.Errorf("users file mode %v, %v after adding a user; want 0640 kept", fi.Mode(), err)
 	}
