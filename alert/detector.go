@@ -11,9 +11,12 @@ import (
 
 // DetectorConfig sets the decision rule. Zero values mean the defaults.
 type DetectorConfig struct {
-	// Threshold: a window is positive when its score is above it. The
-	// ensembles' scores are normalised votes, so 0.5 is their own
-	// decision boundary.
+	// Threshold: a window is positive when its score is above it
+	// (default 0.5). A whole-vector model's score is the ensemble's
+	// normalised vote, whose own decision boundary is 0.5; a per-channel
+	// model's is a calibrated probability, and the model file carries the
+	// threshold chosen on its training data (the day-one model's is
+	// 0.532), which the daemon and replay use unless configured.
 	Threshold float64
 	// K and N: an event starts when at least K of the last N usable or
 	// unusable windows are positive. With the default 2 s windows every
