@@ -121,4 +121,17 @@
 // few channels first; the maximum catches that focal change and the median
 // the background it stands out from, in four numbers whatever the montage.
 // They cost one sort of Channels values per window.
+//
+// # Patient baseline
+//
+// Baseline expresses each channel's features relative to that channel's
+// own background, for a model of one channel that serves any montage
+// (internal/pipeline's per-channel scoring): z = (g(v) − m)/s, with g the
+// logit of a relative power, the log of a Hjorth parameter, the zero
+// crossings or the spectral edge (Transform), and m and s a robust
+// running location and scale (Huber steps clipped at 3 scales). They
+// start from a Population (median and 1.4826 × MAD over a training
+// background, Standard), which weighs as BaselinePrior windows, and then
+// follow the windows the caller takes in with a step of at least
+// 1/BaselineHorizon. State and Restore carry them through a checkpoint.
 package features
