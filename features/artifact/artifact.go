@@ -252,10 +252,14 @@ func (d *Detector) rules(m []Measures) Verdict {
 			k++
 		}
 	}
+	// Without a channel behind the eyes to compare with (a montage of
+	// frontal channels only) a blink cannot be told from frontal slow
+	// activity, a seizure's included: the rule does not fire, and a blink
+	// there is scored (the eye's field is what the comparison sees).
 	back := median(d.scratch[:k])
 	for c := range m {
 		r, low := d.rise[c], d.low(c, m)
-		if d.frontal[c] && low >= d.eye && low > max(r.Beta, r.Gamma) && back < low/2 {
+		if k > 0 && d.frontal[c] && low >= d.eye && low > max(r.Beta, r.Gamma) && back < low/2 {
 			d.hits = append(d.hits, c)
 		}
 	}

@@ -267,3 +267,39 @@ func TestJudgeAllocatesNothing(t *testing.T) {
 		t.Fatalf("Judge allocates %v times", n)
 	}
 }
+
+// TestFrontalOnlyMontage: with no channel behind the eyes to compare
+// with, a slow frontal rise cannot be told from a frontal seizure's slow
+// activity, and the eye rule does not fire (on a one-channel Fp1-F7
+// montage of the simulated patient it had gated every seizure window);
+// the same rise with a central channel beside it is a blink.
+func TestFrontalOnlyMontage(t *testing.T) {
+	base := artifact.Measures{Delta: 4, Theta: 3.5, Alpha: 3.5, Beta: 3, Gamma: 2, Step: 10}
+	for _, tt := range []struct {
+		labels []string
+		want   artifact.Kind
+	}{
+		{[]string{"Fp1-F7"}, artifact.None},
+		{[]string{"Fp1", "Fp2"}, artifact.None},
+		{[]string{"Fp1-F7", "C3-P3"}, artifact.Eye},
+	} {
+		d, err := artifact.New(artifact.Config{}, tt.labels, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := make([]artifact.Measures, len(tt.labels))
+		for i := range m {
+			m[i] = base
+		}
+		for i := 0; i < 5; i++ {
+			d.Judge(m)
+		}
+		m[0].Delta = 7
+		if len(m) == 2 && tt.labels[1] == "Fp2" {
+			m[1].Delta = 7
+		}
+		if v := d.Judge(m); v.Kind != tt.want {
+			t.Errorf("%v: verdict %v on %v, want %v", tt.labels, v.Kind, v.Channels, tt.want)
+		}
+	}
+}

@@ -79,6 +79,12 @@
 //     deflection of 100–300 µV at Fp1/Fp2 that falls off steeply behind
 //     the front of the head (Croft & Barry, Neurophysiol Clin 30:5, 2000).
 //     Without frontal labels the rule cannot fire: name the channels.
+//     Nor without a non-frontal channel to compare with (a montage of
+//     frontal channels only, e.g. one Fp1-F7 derivation): there a blink
+//     cannot be told from frontal slow activity, a seizure's included
+//     (on the simulated patient's one-channel Fp1-F7 montage the rule
+//     gated every seizure window, so none was scored), and the window is
+//     scored.
 //   - eye, at start-up (no background yet): a frontal channel's power
 //     below 8 Hz is Config.EyeRise or more above the median non-frontal
 //     channel's in the same window, and its power above 13 Hz less than
