@@ -370,19 +370,10 @@ func TestCloseStopsReconnection(t *testing.T) {
 	go func() { done <- s.ReadFrame(acquire.NewFrame(8)) }()
 	time.Sleep(300 * time.Millisecond) // a few back-off rounds
 	s.Close()
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrClosed) {
-			t.Errorf("ReadFrame: %v, want ErrClosed", err)
-		}
-	case <-time.After(hangGuard):
-		t.Fatalf("ReadFrame still blocked %v after Close", hangGuard)
+	if err := <-done; !errors.Is(err, ErrClosed) { // still blocked after Close: a hang (go test -timeout)
+		t.Errorf("ReadFrame: %v, want ErrClosed", err)
 	}
 }
-
-// hangGuard bounds waits for things that must happen: far longer than
-// they take on any machine, so that only a hang trips it.
-const hangGuard = time.Minute
 
 func TestContextStopsReadFrame(t *testing.T) {
 	p := openbcitest.OpenPty(t)
@@ -397,13 +388,8 @@ func TestContextStopsReadFrame(t *testing.T) {
 	go func() { done <- s.ReadFrame(acquire.NewFrame(8)) }()
 	time.Sleep(50 * time.Millisecond)
 	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("ReadFrame: %v, want context.Canceled", err)
-		}
-	case <-time.After(hangGuard):
-		t.Fatalf("ReadFrame still blocked %v after cancel", hangGuard)
+	if err := <-done; !errors.Is(err, context.Canceled) { // still blocked after cancel: a hang
+		t.Errorf("ReadFrame: %v, want context.Canceled", err)
 	}
 }
 

@@ -78,11 +78,7 @@ func TestMQTTCloseWithoutBrokerIsBounded(t *testing.T) {
 	// returns only because it gives up after CloseTimeout.
 	closed := make(chan error, 1)
 	go func() { closed <- m.Close() }()
-	select {
-	case err = <-closed:
-	case <-time.After(hangGuard):
-		t.Fatalf("Close did not return in %v: it waits for an acknowledgement beyond CloseTimeout %v", hangGuard, cfg.CloseTimeout)
-	}
+	err = <-closed // a Close that waited beyond CloseTimeout would hang here (go test -timeout)
 	if err == nil || !strings.Contains(err.Error(), "1 unacknowledged") {
 		t.Errorf("close: %v; want it to say the alert is unacknowledged", err)
 	}

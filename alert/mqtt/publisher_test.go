@@ -20,7 +20,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	m := newTestMQTT(t, cfg, nil)
 	const prefix = "ictal/ward-7/bed-3"
 
-	online := waitFor(t, sub, hangGuard, "status online on connection", isState(prefix+"/status", alert.StateOnline))
+	online := waitFor(t, sub, "status online on connection", isState(prefix+"/status", alert.StateOnline))
 	var st map[string]any
 	if err := json.Unmarshal(online.payload, &st); err != nil || st["v"] != 1.0 || st["since"] == nil || len(st) != 3 {
 		t.Errorf("online status %s: %v", online.payload, err)
@@ -30,7 +30,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.Alert(e); err != nil {
 		t.Fatal(err)
 	}
-	r := waitFor(t, sub, hangGuard, "the alert", func(r received) bool { return r.topic == prefix+"/alert" })
+	r := waitFor(t, sub, "the alert", func(r received) bool { return r.topic == prefix+"/alert" })
 	var got map[string]any
 	if err := json.Unmarshal(r.payload, &got); err != nil {
 		t.Fatalf("%s: %v", r.payload, err)
@@ -53,13 +53,13 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.Score(alert.Score{T: time.Now(), Score: 0.25, Usable: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, sub, hangGuard, "a score", func(r received) bool {
+	waitFor(t, sub, "a score", func(r received) bool {
 		return r.topic == prefix+"/score" && strings.Contains(string(r.payload), `"score":0.25`)
 	})
 	if err := m.Status(alert.Status{State: alert.StateElectrodeOff, Since: time.Now(), Reason: "lead-off T7"}); err != nil {
 		t.Fatal(err)
 	}
-	r = waitFor(t, sub, hangGuard, "status electrode-off", isState(prefix+"/status", alert.StateElectrodeOff))
+	r = waitFor(t, sub, "status electrode-off", isState(prefix+"/status", alert.StateElectrodeOff))
 	if strings.Contains(string(r.payload), "lead-off") {
 		t.Errorf("the reason went on the wire: %s", r.payload)
 	}
@@ -67,7 +67,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.EventEnd(e); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, sub, hangGuard, "the event end", func(r received) bool {
+	waitFor(t, sub, "the event end", func(r received) bool {
 		return r.topic == prefix+"/end" && strings.Contains(string(r.payload), `"end":`) && strings.Contains(string(r.payload), e.ID)
 	})
 
@@ -77,21 +77,21 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.Evidence(ev); err != nil {
 		t.Fatal(err)
 	}
-	r = waitFor(t, sub, hangGuard, "the evidence", func(r received) bool { return r.topic == prefix+"/evidence" })
+	r = waitFor(t, sub, "the evidence", func(r received) bool { return r.topic == prefix+"/evidence" })
 	if got, err := alert.ParseEvidence(r.payload); err != nil || got.AlertID != e.ID || len(got.Samples[0]) != 256*26 || r.retained {
 		t.Errorf("evidence: %v, retained %v", err, r.retained)
 	}
 	if err := m.Ack(alert.Ack{AlertID: e.ID, Verdict: alert.VerdictConfirmed, By: "alice", Applied: true, Windows: 7, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	r = waitFor(t, sub, hangGuard, "the ack", func(r received) bool { return r.topic == prefix+"/feedback/ack" })
+	r = waitFor(t, sub, "the ack", func(r received) bool { return r.topic == prefix+"/feedback/ack" })
 	if got, err := alert.ParseAck(r.payload); err != nil || got.AlertID != e.ID || got.Windows != 7 || !got.Applied || got.By != "alice" {
 		t.Errorf("ack %s: %v", r.payload, err)
 	}
 
 	// A newcomer sees the retained state.
 	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true), prefix+"/status")
-	r = waitFor(t, late, hangGuard, "the retained status", isState(prefix+"/status", alert.StateElectrodeOff))
+	r = waitFor(t, late, "the retained status", isState(prefix+"/status", alert.StateElectrodeOff))
 	if !r.retained {
 		t.Error("status not retained")
 	}
@@ -99,7 +99,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Errorf("close: %v", err)
 	}
-	waitFor(t, late, hangGuard, "offline on close", isState(prefix+"/status", alert.StateOffline))
+	waitFor(t, late, "offline on close", isState(prefix+"/status", alert.StateOffline))
 	if err := m.Alert(e); !errors.Is(err, ErrClosed) {
 		t.Errorf("alert after close: %v", err)
 	}
@@ -150,13 +150,10 @@ func TestMQTTSinkNeverBlocksWithoutBroker(t *testing.T) {
 		}
 		done <- nil
 	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(hangGuard):
-		t.Fatalf("%d Sink calls did not complete in %v while the broker withheld CONNACK: a call waits on the network", calls, hangGuard)
+	// A Sink call that waited on the network would hang here while the
+	// broker withholds CONNACK (caught by go test -timeout).
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 	if accepted, open := br.counts(); accepted != 1 || open != 1 {
 		t.Fatalf("broker accepted %d connections, %d open: the first attempt did not stay pending, the test proves nothing", accepted, open)

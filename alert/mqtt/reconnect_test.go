@@ -19,9 +19,9 @@ func TestPublisherConnectedFollowsTheBroker(t *testing.T) {
 		t.Fatal("not connected after the broker acknowledged the status")
 	}
 	b.Stop()
-	waitUntil(t, hangGuard, "disconnected", func() bool { return !m.Connected() })
+	waitUntil(t, "disconnected", func() bool { return !m.Connected() })
 	b.Restart()
-	waitUntil(t, hangGuard, "reconnected", m.Connected)
+	waitUntil(t, "reconnected", m.Connected)
 }
 
 // TestMQTTRepublishesStateAfterReconnect: a broker without persistence
@@ -39,7 +39,7 @@ func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
 	b.Restart()
 	waitAcked(t, m, acked) // the state published on reconnection
 	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true)
-	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), hangGuard, "the state republished", isState("ictal/ward-7/bed-3/status", alert.StateElectrodeOff))
+	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), "the state republished", isState("ictal/ward-7/bed-3/status", alert.StateElectrodeOff))
 	if !r.retained || !strings.Contains(string(r.payload), `"since":"2026-11-21T09:00:00.000Z"`) {
 		t.Errorf("got %s retained=%v", r.payload, r.retained)
 	}
@@ -60,11 +60,11 @@ func TestMQTTLabelsFullDropsNewest(t *testing.T) {
 	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "clinician", true)
 	ids := []string{alert.NewID(), alert.NewID(), alert.NewID()}
 	for _, id := range ids {
-		if tok := c.Publish("ictal/ward-7/bed-3/feedback", 1, false, `{"v":1,"alert_id":"`+id+`","verdict":"confirmed"}`); !tok.WaitTimeout(hangGuard) || tok.Error() != nil {
+		if tok := c.Publish("ictal/ward-7/bed-3/feedback", 1, false, `{"v":1,"alert_id":"`+id+`","verdict":"confirmed"}`); !tok.Wait() || tok.Error() != nil {
 			t.Fatal(tok.Error())
 		}
 	}
-	waitUntil(t, hangGuard, "3 labels taken in", func() bool { s := m.Stats(); return s.Labels+s.DroppedLabels >= 3 })
+	waitUntil(t, "3 labels taken in", func() bool { s := m.Stats(); return s.Labels+s.DroppedLabels >= 3 })
 	if lab := <-m.Labels(); lab.AlertID != ids[0] {
 		t.Errorf("kept %s, want the first, %s", lab.AlertID, ids[0])
 	}

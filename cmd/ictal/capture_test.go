@@ -197,13 +197,9 @@ func TestCaptureStopsOnSIGINT(t *testing.T) {
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("exit %d after SIGINT: %s", code, stderr.String())
-		}
-	case <-time.After(hangGuard):
-		t.Fatalf("capture did not stop in %v after SIGINT", hangGuard)
+	code := <-done
+	if code != 0 {
+		t.Fatalf("exit %d after SIGINT: %s", code, stderr.String())
 	}
 	all := out.String() + <-rest
 	_, got := parseCSV(t, all)
@@ -252,13 +248,16 @@ func TestCaptureErrors(t *testing.T) {
 	}
 }
 
-// waitFor polls cond for up to two seconds.
+// waitFor polls cond until it holds. It has no deadline (it had two
+// seconds, which a loaded machine can exceed): what it waits for must happen, and a wait
+// that never ends is a hang, which go test's -timeout reports. format and
+// arg describe the wait, for the log of the polls that find it unmet.
 func waitFor(t *testing.T, cond func() bool, format string, arg func() string) {
 	t.Helper()
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if cond() {
-			return
+	for i := 0; !cond(); i++ {
+		if i%500 == 499 { // every 5 s or so: say what it is still waiting for
+			t.Logf("still waiting for "+format, arg())
 		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	t.Errorf("timed out waiting for "+format, arg())
 }

@@ -74,27 +74,23 @@ func pageLogger(t testing.TB, name string) func(any) {
 	}
 }
 
-// do runs steps with the tests' generous timeout.
+// do runs steps. No wait of these tests has a deadline: what they wait
+// for must happen, however busy the machine, and one that never does is a
+// hang, which go test's -timeout reports.
 func do(t testing.TB, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, waitTimeout)
-	defer cancel()
-	if err := chromedp.Do(tctx, steps...); err != nil {
+	if err := chromedp.Do(ctx, steps...); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
 }
 
-// waitJS polls a JavaScript condition until it is truthy; on failure it
-// logs where the page is and what it shows.
+// waitJS polls a JavaScript condition until it is truthy (no deadline,
+// as do); if the poll fails, it logs where the page is and what it shows.
 func waitJS(t testing.TB, ctx context.Context, what, expr string) {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, waitTimeout)
-	defer cancel()
-	_, err := chromedp.Run(tctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(waitTimeout), chromedp.WithPollingInterval(20*time.Millisecond)))
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(0), chromedp.WithPollingInterval(20*time.Millisecond)))
 	if err != nil {
-		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		page, perr := chromedp.Run(dctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText.slice(0, 2000)`))
+		page, perr := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText.slice(0, 2000)`))
 		page += fmt.Sprint(perr)
 		t.Fatalf("%s: %v\npage: %s", what, err, page)
 	}
@@ -103,9 +99,7 @@ func waitJS(t testing.TB, ctx context.Context, what, expr string) {
 // evalInt evaluates a JavaScript expression with a number value.
 func evalInt(t testing.TB, ctx context.Context, expr string) int {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, waitTimeout)
-	defer cancel()
-	v, err := chromedp.Run(tctx, chromedp.Evaluate[int](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[int](expr))
 	if err != nil {
 		t.Fatalf("evaluate %s: %v", expr, err)
 	}
@@ -128,9 +122,7 @@ func login(t testing.TB, ctx context.Context, base, user string) {
 // screenshot saves the page as PNG under dir and logs its path.
 func screenshot(t testing.TB, ctx context.Context, dir, name string) {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, waitTimeout)
-	defer cancel()
-	png, err := chromedp.Run(tctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}

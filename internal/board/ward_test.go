@@ -1,7 +1,6 @@
 package board
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"math"
@@ -69,9 +68,7 @@ func TestWard(t *testing.T) {
 
 	sent := publishWard(t, mq.URL("tcp"), *wardDuration, *wardAlerts)
 	waitJS(t, page, "every alert on the page", fmt.Sprintf("Object.keys(window.__board.received).length >= %d", len(sent)))
-	tctx, cancel := context.WithTimeout(page, waitTimeout)
-	defer cancel()
-	got, err := chromedp.Run(tctx, chromedp.Evaluate[map[string]float64]("window.__board.received"))
+	got, err := chromedp.Run(page, chromedp.Evaluate[map[string]float64]("window.__board.received"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -194,17 +194,12 @@ duration = "2m"
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The source ends after 2 simulated minutes (0.6 s at 200×); the
-	// context is only a hang guard.
-	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
-	defer cancel()
+	// The source ends after 2 simulated minutes (0.6 s at 200×): Run
+	// returns at its end (one that did not would hang: go test -timeout).
 	ready := false
 	windows := 0
-	if err := Run(ctx, cfg, slog.New(slog.DiscardHandler), Options{Ready: func() { ready = true }, Window: func(pipeline.Stats) { windows++ }}); err != nil {
+	if err := Run(context.Background(), cfg, slog.New(slog.DiscardHandler), Options{Ready: func() { ready = true }, Window: func(pipeline.Stats) { windows++ }}); err != nil {
 		t.Fatal(err)
-	}
-	if ctx.Err() != nil {
-		t.Fatalf("Run did not reach the end of a 2-minute recording played at 200× in %v", hangGuard)
 	}
 	if !ready || windows < 100 {
 		t.Errorf("ready %v, %d windows", ready, windows)
