@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Baseline expresses each channel's features relative to that channel's
@@ -133,23 +132,14 @@ func Standard(feats []Feature, channels int, windows [][]float64) (Population, e
 				vals = append(vals, Transform(f, w[c*len(feats)+i]))
 			}
 		}
-		med := median(vals)
+		_, med := maxMedian(vals)
 		for j, v := range vals {
 			vals[j] = math.Abs(v - med)
 		}
-		p.Location[i], p.Scale[i] = med, max(1.4826*median(vals), minScale)
+		_, mad := maxMedian(vals)
+		p.Location[i], p.Scale[i] = med, max(1.4826*mad, minScale)
 	}
 	return p, nil
-}
-
-// median sorts v in place and returns its median.
-func median(v []float64) float64 {
-	slices.Sort(v)
-	n := len(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2]) / 2
 }
 
 // Normalise writes z = (g(v) − m)/s for every channel and feature of the
