@@ -145,27 +145,39 @@ func trainFold(segs []Segment, vecs [][][]float64, y []bool, test []int, cfg Con
 	for _, i := range test {
 		inTest[i] = true
 	}
+	mc := cfg.Model
+	mc.Features = dim
+	mc.Seed = cfg.Seed*1000 + uint64(k)
+	m, n, took, err = LearnWindows(vecs, y, func(i int) bool { return !inTest[i] }, mc, cfg.Seed, uint64(k)+1)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("bonn: fold %d: %w", k, err)
+	}
+	return m, n, took, nil
+}
+
+// LearnWindows returns a new model of mc that learned every window of the
+// segments use accepts (vecs[i] are segment i's windows, y[i] its class),
+// each once, online, in an order shuffled by PCG(seed, stream); with how
+// many it learned and the time Learn took.
+func LearnWindows(vecs [][][]float64, y []bool, use func(int) bool, mc classifier.Config, seed, stream uint64) (classifier.Model, int, time.Duration, error) {
 	type ex struct{ seg, win int }
 	var order []ex
-	for i := range segs {
-		if !inTest[i] {
+	for i := range vecs {
+		if use(i) {
 			for w := range vecs[i] {
 				order = append(order, ex{i, w})
 			}
 		}
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(k)+1))
-	rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
-	mc := cfg.Model
-	mc.Features = dim
-	mc.Seed = cfg.Seed*1000 + uint64(k)
-	if m, err = classifier.New(mc); err != nil {
+	rand.New(rand.NewPCG(seed, stream)).Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+	m, err := classifier.New(mc)
+	if err != nil {
 		return nil, 0, 0, err
 	}
 	t0 := time.Now()
 	for _, o := range order {
 		if err := m.Learn(vecs[o.seg][o.win], y[o.seg]); err != nil {
-			return nil, 0, 0, fmt.Errorf("bonn: fold %d: learning %s window %d: %w", k, segs[o.seg].Name, o.win, err)
+			return nil, 0, 0, fmt.Errorf("learning segment %d window %d: %w", o.seg, o.win, err)
 		}
 	}
 	return m, len(order), time.Since(t0), nil

@@ -9,7 +9,6 @@ package recipe
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -258,30 +257,12 @@ func assumesRatio(alg classifier.Algorithm) bool {
 	return false
 }
 
-// learnWindows returns a new model that learned, online in a random order
-// drawn from (seed, stream), every window of the segments use accepts.
+// learnWindows is bonn.LearnWindows with the model seeded from the
+// stream as well: seed·1000 + stream.
 func learnWindows(vecs [][][]float64, y []bool, use func(int) bool, mc classifier.Config, seed, stream uint64) (classifier.Model, error) {
-	type ex struct{ seg, win int }
-	var order []ex
-	for i := range vecs {
-		if use(i) {
-			for w := range vecs[i] {
-				order = append(order, ex{i, w})
-			}
-		}
-	}
-	rand.New(rand.NewPCG(seed, stream)).Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 	mc.Seed = seed*1000 + stream
-	m, err := classifier.New(mc)
-	if err != nil {
-		return nil, err
-	}
-	for _, o := range order {
-		if err := m.Learn(vecs[o.seg][o.win], y[o.seg]); err != nil {
-			return nil, err
-		}
-	}
-	return m, nil
+	m, _, _, err := bonn.LearnWindows(vecs, y, use, mc, seed, stream)
+	return m, err
 }
 
 // smoothedMargins grades a segment's windows in order and smooths the
