@@ -50,7 +50,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && slices.Contains(bonnModes, args[0]) {
 		mode, args = args[0], args[1:]
 	}
-	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n       ictal bonn feedback-eval -data DIR [-minutes 180] [-seed N | -seeds 1-5] [-mark-delay 3m] [-text] [-plot DIR]\n       ictal bonn day-one -data DIR -o FILE.model [-half a|b] [-task S-F] [-seed 1]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
+	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n       ictal bonn feedback-eval -data DIR [-minutes 180] [-seed N | -seeds 1-5] [-train-half a] [-test-half b] [-mark-delay 3m] [-text] [-plot DIR]\n       ictal bonn day-one -data DIR -o FILE.model [-half a|b] [-task S-F] [-seed 1]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
 	data := fs.String("data", "", "folder with the sets Z O N F S as subfolders")
 	task := fs.String("task", "", "S-Z, S-F or S-all (default: all three)")
 	folds := fs.Int("folds", 5, "cross-validation folds (segments, stratified)")
@@ -62,7 +62,7 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	minutes := fs.Float64("minutes", 60, "-concat, -concat-eval, feedback-eval: length of a recording (feedback-eval: 180 unless given)")
 	rate := fs.Float64("seizure-rate", 0.05, "-concat: probability that a 23.6 s slot is ictal")
 	plotDir := fs.String("plot", "", "write figures (PNG) into this folder: ROC curves of the tasks, or score traces of -concat-eval")
-	half := fs.String("half", "", "concat, day-one: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings")
+	half := fs.String("half", "", "concat, day-one: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings (or a quarter, a half of a half: aa, ab, ba, bb)")
 	var fb feedbackFlags
 	fb.add(fs)
 	var mf modelFlags
@@ -195,12 +195,23 @@ func trace(l *alert.EventLog) (t []time.Duration, score []float64, events [][2]t
 
 // halfOf keeps the first, third, … ("a") or second, fourth, … ("b")
 // segment of each set in name order (S001, S003, … or S002, S004, …).
+//
+// Two letters name a quarter, a half of a half: "aa" and "ab" are the
+// halves of "a" (S001, S005, … and S003, S007, …), for choosing on the
+// training half what the test half is then scored with.
 func halfOf(segs []bonn.Segment, half string) ([]bonn.Segment, error) {
 	if half == "" {
 		return segs, nil
 	}
+	if len(half) == 2 && (half[0] == 'a' || half[0] == 'b') {
+		outer, err := halfOf(segs, half[:1])
+		if err != nil {
+			return nil, err
+		}
+		return halfOf(outer, half[1:])
+	}
 	if half != "a" && half != "b" {
-		return nil, fmt.Errorf("-half %q: want a or b", half)
+		return nil, fmt.Errorf("-half %q: want a or b (or a quarter: aa, ab, ba, bb)", half)
 	}
 	var out []bonn.Segment
 	rank := map[string]int{}
@@ -261,7 +272,7 @@ func concatEvaluate(data, dir, plotDir string, cc bonn.ConcatConfig, mf *modelFl
 	if _, err = b.run(test, m.model, nil, "bootstrapped", pipeline.LearnAnnotations); err != nil {
 		return err
 	}
-	model, err := halfDayOne(data, mf, cc.Seed)
+	model, err := halfDayOne(data, "a", mf, cc.Seed)
 	if err != nil {
 		return err
 	}

@@ -32,15 +32,18 @@ const (
 // feedbackFlags are the flags of `ictal bonn feedback-eval` beside the
 // shared ones.
 type feedbackFlags struct {
-	seeds     string
-	text      bool
-	markDelay time.Duration
+	seeds               string
+	text                bool
+	markDelay           time.Duration
+	trainHalf, testHalf string
 }
 
 func (f *feedbackFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.seeds, "seeds", "", "feedback-eval: run seeds A to B (\"1-5\") and add them up (default: -seed)")
 	fs.BoolVar(&f.text, "text", false, "feedback-eval: print a Markdown table instead of JSON lines")
 	fs.DurationVar(&f.markDelay, "mark-delay", bonn.DefaultMarkDelay, "feedback-eval: the simulated clinician marks a seizure without an alert this long after it ends")
+	fs.StringVar(&f.trainHalf, "train-half", "a", "feedback-eval: the segments the day-one model is built from (a, b, or a quarter: aa, ab, …)")
+	fs.StringVar(&f.testHalf, "test-half", "b", "feedback-eval: the segments the test recordings are spliced from (disjoint from -train-half)")
 }
 
 // feedbackRecord is one JSON line of `ictal bonn feedback-eval`: one part
@@ -139,6 +142,9 @@ func feedbackEvaluate(fs *flag.FlagSet, data, plotDir string, rate float64, fb f
 	if !(minutes > 0) {
 		return fmt.Errorf("-minutes %v: want a positive length", minutes)
 	}
+	if strings.HasPrefix(fb.trainHalf, fb.testHalf) || strings.HasPrefix(fb.testHalf, fb.trainHalf) {
+		return fmt.Errorf("-train-half %q and -test-half %q share segments: want disjoint halves (a and b, aa and ab, …)", fb.trainHalf, fb.testHalf)
+	}
 	seeds := []uint64{mf.seed}
 	if fb.seeds != "" {
 		var err error
@@ -155,7 +161,7 @@ func feedbackEvaluate(fs *flag.FlagSet, data, plotDir string, rate float64, fb f
 		m := *mf
 		m.seed, cc.Seed = seed, seed
 		b.mf = &m
-		r, err := feedbackSeed(b, data, cc, fb.markDelay, progress)
+		r, err := feedbackSeed(b, data, fb, cc, progress)
 		if err != nil {
 			return err
 		}
@@ -181,7 +187,7 @@ func feedbackEvaluate(fs *flag.FlagSet, data, plotDir string, rate float64, fb f
 
 // feedbackSeed writes one seed's recordings into a temporary folder,
 // trains the day-one model and replays the test recording both ways.
-func feedbackSeed(b *bonnReplay, data string, cc bonn.ConcatConfig, markDelay time.Duration, progress *json.Encoder) (feedbackResult, error) {
+func feedbackSeed(b *bonnReplay, data string, fb feedbackFlags, cc bonn.ConcatConfig, progress *json.Encoder) (feedbackResult, error) {
 	res := feedbackResult{seeds: strconv.FormatUint(cc.Seed, 10), refusals: map[string]int{}}
 	dir, err := os.MkdirTemp("", "ictal-bonn-")
 	if err != nil {
@@ -190,10 +196,10 @@ func feedbackSeed(b *bonnReplay, data string, cc bonn.ConcatConfig, markDelay ti
 	defer os.RemoveAll(dir)
 	test, ctest := filepath.Join(dir, "bonn-test.edf"), cc
 	ctest.Seed = cc.Seed + 1 // as concat-eval's test recording
-	if err := writeConcat(data, test, "b", ctest, progress); err != nil {
+	if err := writeConcat(data, test, fb.testHalf, ctest, progress); err != nil {
 		return res, err
 	}
-	model, err := halfDayOne(data, b.mf, cc.Seed)
+	model, err := halfDayOne(data, fb.trainHalf, b.mf, cc.Seed)
 	if err != nil {
 		return res, err
 	}
@@ -208,7 +214,7 @@ func feedbackSeed(b *bonnReplay, data string, cc bonn.ConcatConfig, markDelay ti
 	if m, mm, err = model(); err != nil {
 		return res, err
 	}
-	clin := bonn.NewClinician(off.annotations, markDelay)
+	clin := bonn.NewClinician(off.annotations, fb.markDelay)
 	on, err := b.run(test, m, mm, phaseFeedback, pipeline.LearnFeedback, clin)
 	if err != nil {
 		return res, err

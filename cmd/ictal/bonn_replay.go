@@ -117,18 +117,19 @@ func (b *bonnReplay) run(path string, model classifier.Model, meta *modelfile.Me
 	return replayed{model: model, rep: rep, annotations: r.Intervals(), events: tr.Events()}, b.enc.Encode(rep)
 }
 
-// halfDayOne builds the day-one model from the odd-numbered segments only
-// (recipe.Build, as `ictal bonn day-one -half a -seed seed`) and returns a
-// function giving a fresh copy of it, with its record, for each replay.
-func halfDayOne(data string, mf *modelFlags, seed uint64) (func() (classifier.Model, *modelfile.Meta, error), error) {
+// halfDayOne builds the day-one model from one half of the segments only
+// (recipe.Build, as `ictal bonn day-one -half half -seed seed`; "a": the
+// odd-numbered) and returns a function giving a fresh copy of it, with its
+// record, for each replay.
+func halfDayOne(data, half string, mf *modelFlags, seed uint64) (func() (classifier.Model, *modelfile.Meta, error), error) {
 	segs, err := bonn.Load(data, "Z", "O", "N", "F", "S")
 	if err != nil {
 		return nil, err
 	}
-	if segs, err = halfOf(segs, "a"); err != nil {
+	if segs, err = halfOf(segs, half); err != nil {
 		return nil, err
 	}
-	meta, d, err := recipe.Build(segs, "a", mf.features(), mf.classifierConfig(0), seed)
+	meta, d, err := recipe.Build(segs, half, mf.features(), mf.classifierConfig(0), seed)
 	if err != nil {
 		return nil, err
 	}

@@ -117,8 +117,32 @@ func TestHalvesAreDisjointPerSet(t *testing.T) {
 	if fmt.Sprint(names) != "[S001.txt S003.txt S005.txt Z001.txt Z003.txt Z005.txt]" || len(b) != 4 {
 		t.Errorf("half a %v, half b has %d", names, len(b))
 	}
-	if _, err := halfOf(segs, "c"); err == nil {
-		t.Error("-half c accepted")
+	for _, bad := range []string{"c", "ac", "ca", "aab"} {
+		if _, err := halfOf(segs, bad); err == nil {
+			t.Errorf("-half %s accepted", bad)
+		}
+	}
+	// Quarters: the halves of a half, disjoint, together the half.
+	aa, _ := halfOf(segs, "aa")
+	ab, _ := halfOf(segs, "ab")
+	names = names[:0]
+	for _, s := range append(aa, ab...) {
+		names = append(names, s.Name)
+	}
+	if fmt.Sprint(names) != "[S001.txt S005.txt Z001.txt Z005.txt S003.txt Z003.txt]" {
+		t.Errorf("quarters aa + ab: %v", names)
+	}
+}
+
+// feedback-eval refuses a test half that shares segments with the
+// training half, before it reads any data.
+func TestFeedbackEvalHalvesMustBeDisjoint(t *testing.T) {
+	for _, h := range [][2]string{{"a", "a"}, {"a", "ab"}, {"bb", "b"}} {
+		var out, errb bytes.Buffer
+		code := run([]string{"bonn", "feedback-eval", "-data", t.TempDir(), "-train-half", h[0], "-test-half", h[1]}, &out, &errb)
+		if code == 0 || !strings.Contains(errb.String(), "share segments") {
+			t.Errorf("-train-half %s -test-half %s: exit %d, %q", h[0], h[1], code, errb.String())
+		}
 	}
 }
 
