@@ -15,7 +15,7 @@ import (
 // percentiles to mean something; it reports them as p50-µs and p99-µs.
 func BenchmarkAlertLatency(b *testing.B) {
 	br := mosquittotest.Start(b, mosquittotest.Opts{})
-	sub := subscribe(b, testClient(b, Connection{Brokers: []string{br.URL("tcp")}}, "receiver", true), "ictal/+/+/alert")
+	sub := subscribe(b, brokerClient(b, br.URL("tcp"), "receiver", true), "ictal/+/+/alert")
 	m := newTestMQTT(b, testMQTTConfig(b, br.URL("tcp")), nil)
 	for m.Stats().Acked == 0 { // connected
 		time.Sleep(time.Millisecond)

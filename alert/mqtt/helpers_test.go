@@ -44,6 +44,13 @@ func testClient(t testing.TB, conn Connection, id string, clean bool) paho.Clien
 	return c
 }
 
+// brokerClient connects a plain client to the broker at url, as
+// testClient does.
+func brokerClient(t testing.TB, url, id string, clean bool) paho.Client {
+	t.Helper()
+	return testClient(t, Connection{Brokers: []string{url}}, id, clean)
+}
+
 // subscribe subscribes c to filter with QoS 1 and returns what arrives.
 func subscribe(t testing.TB, c paho.Client, filter string) <-chan received {
 	t.Helper()
