@@ -17,9 +17,7 @@ func BenchmarkAlertLatency(b *testing.B) {
 	br := mosquittotest.Start(b, mosquittotest.Opts{})
 	sub := subscribe(b, brokerClient(b, br.URL("tcp"), "receiver", true), "ictal/+/+/alert")
 	m := newTestMQTT(b, testMQTTConfig(b, br.URL("tcp")), nil)
-	for m.Stats().Acked == 0 { // connected
-		time.Sleep(time.Millisecond)
-	}
+	waitAcked(b, m, 0) // connected
 	events := make([]*alert.Event, b.N)
 	for i := range events {
 		events[i] = testEventN("ward-7", "bed-3")
