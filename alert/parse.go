@@ -52,6 +52,19 @@ func payloadErr(format string, args ...any) error {
 // unitScore reports whether s is a score of the contract: in [0, 1].
 func unitScore(s float64) bool { return !math.IsNaN(s) && s >= 0 && s <= 1 }
 
+// decodeV1 decodes a payload of at most max bytes strictly into m and
+// checks that its version, *v once decoded, is 1. kind ("status",
+// "score") starts its errors.
+func decodeV1(kind string, b []byte, max int, m any, v *int) error {
+	if err := decodeStrict(b, max, m); err != nil {
+		return payloadErr("%s: %v", kind, err)
+	}
+	if *v != 1 {
+		return payloadErr(`%s: field "v" is %d, want 1`, kind, *v)
+	}
+	return nil
+}
+
 // eventHead is what the payloads of an event, its alert and its end,
 // begin with: the version and the event's id.
 type eventHead struct {
@@ -63,11 +76,8 @@ type eventHead struct {
 // m, whose head is h, checks that "v" is 1 and "id" a UUID, and returns
 // the id in lower case. kind ("alert", "end") starts its errors.
 func decodeEvent(kind string, b []byte, max int, m any, h *eventHead) (string, error) {
-	if err := decodeStrict(b, max, m); err != nil {
-		return "", payloadErr("%s: %v", kind, err)
-	}
-	if h.V != 1 {
-		return "", payloadErr(`%s: field "v" is %d, want 1`, kind, h.V)
+	if err := decodeV1(kind, b, max, m, &h.V); err != nil {
+		return "", err
 	}
 	id, ok := normaliseUUID(h.ID)
 	if !ok {
@@ -144,11 +154,8 @@ func ParseStatus(b []byte) (Status, error) {
 		Artifact string    `json:"artifact"`
 		Channels []string  `json:"channels"`
 	}
-	if err := decodeStrict(b, MaxStatusSize, &m); err != nil {
-		return Status{}, payloadErr("status: %v", err)
-	}
-	if m.V != 1 {
-		return Status{}, payloadErr(`status: field "v" is %d, want 1`, m.V)
+	if err := decodeV1("status", b, MaxStatusSize, &m, &m.V); err != nil {
+		return Status{}, err
 	}
 	switch m.State {
 	case StateOffline:
@@ -182,12 +189,10 @@ func ParseScore(b []byte) (Score, error) {
 		T     time.Time `json:"t"`
 		Score float64   `json:"score"`
 	}
-	if err := decodeStrict(b, MaxScoreSize, &m); err != nil {
-		return Score{}, payloadErr("score: %v", err)
+	if err := decodeV1("score", b, MaxScoreSize, &m, &m.V); err != nil {
+		return Score{}, err
 	}
 	switch {
-	case m.V != 1:
-		return Score{}, payloadErr(`score: field "v" is %d, want 1`, m.V)
 	case m.T.IsZero():
 		return Score{}, payloadErr(`score: field "t" is required`)
 	case !unitScore(m.Score):
