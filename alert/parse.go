@@ -52,6 +52,40 @@ func payloadErr(format string, args ...any) error {
 // unitScore reports whether s is a score of the contract: in [0, 1].
 func unitScore(s float64) bool { return !math.IsNaN(s) && s >= 0 && s <= 1 }
 
+// decodeV1 decodes a payload of at most max bytes strictly into m and
+// checks that its version, *v once decoded, is 1. kind ("status",
+// "score") starts its errors.
+func decodeV1(kind string, b []byte, max int, m any, v *int) error {
+	if err := decodeStrict(b, max, m); err != nil {
+		return payloadErr("%s: %v", kind, err)
+	}
+	if *v != 1 {
+		return payloadErr(`%s: field "v" is %d, want 1`, kind, *v)
+	}
+	return nil
+}
+
+// eventHead is what the payloads of an event, its alert and its end,
+// begin with: the version and the event's id.
+type eventHead struct {
+	V  int    `json:"v"`
+	ID string `json:"id"`
+}
+
+// decodeEvent decodes an event payload of at most max bytes strictly into
+// m, whose head is h, checks that "v" is 1 and "id" a UUID, and returns
+// the id in lower case. kind ("alert", "end") starts its errors.
+func decodeEvent(kind string, b []byte, max int, m any, h *eventHead) (string, error) {
+	if err := decodeV1(kind, b, max, m, &h.V); err != nil {
+		return "", err
+	}
+	id, ok := normaliseUUID(h.ID)
+	if !ok {
+		return "", payloadErr(`%s: field "id": %q is not a UUID`, kind, h.ID)
+	}
+	return id, nil
+}
+
 // ParseAlert reads an alert payload (AppendAlert's) strictly, as a
 // receiver must before showing it: at most MaxAlertSize bytes, exactly the
 // contract's fields, "v" 1, a UUID id (returned in lower case), onset and
@@ -59,8 +93,7 @@ func unitScore(s float64) bool { return !math.IsNaN(s) && s >= 0 && s <= 1 }
 // Whether site and bed match the topic is for the caller to check.
 func ParseAlert(b []byte) (*Event, error) {
 	var m struct {
-		V          int       `json:"v"`
-		ID         string    `json:"id"`
+		eventHead
 		Site       string    `json:"site"`
 		Bed        string    `json:"bed"`
 		Onset      time.Time `json:"onset"`
@@ -69,15 +102,11 @@ func ParseAlert(b []byte) (*Event, error) {
 		Algorithm  string    `json:"algorithm"`
 		Channels   []string  `json:"channels"`
 	}
-	if err := decodeStrict(b, MaxAlertSize, &m); err != nil {
-		return nil, payloadErr("alert: %v", err)
+	id, err := decodeEvent("alert", b, MaxAlertSize, &m, &m.eventHead)
+	if err != nil {
+		return nil, err
 	}
-	id, ok := normaliseUUID(m.ID)
 	switch {
-	case m.V != 1:
-		return nil, payloadErr(`alert: field "v" is %d, want 1`, m.V)
-	case !ok:
-		return nil, payloadErr(`alert: field "id": %q is not a UUID`, m.ID)
 	case m.Onset.IsZero() || m.DetectedAt.IsZero():
 		return nil, payloadErr(`alert: fields "onset" and "detected_at" are required`)
 	case !unitScore(m.Score):
@@ -94,22 +123,17 @@ func ParseAlert(b []byte) (*Event, error) {
 // a score in [0, 1].
 func ParseEventEnd(b []byte) (*Event, error) {
 	var m struct {
-		V          int       `json:"v"`
-		ID         string    `json:"id"`
+		eventHead
 		Onset      time.Time `json:"onset"`
 		DetectedAt time.Time `json:"detected_at"`
 		End        time.Time `json:"end"`
 		Score      float64   `json:"score"`
 	}
-	if err := decodeStrict(b, MaxEndSize, &m); err != nil {
-		return nil, payloadErr("end: %v", err)
+	id, err := decodeEvent("end", b, MaxEndSize, &m, &m.eventHead)
+	if err != nil {
+		return nil, err
 	}
-	id, ok := normaliseUUID(m.ID)
 	switch {
-	case m.V != 1:
-		return nil, payloadErr(`end: field "v" is %d, want 1`, m.V)
-	case !ok:
-		return nil, payloadErr(`end: field "id": %q is not a UUID`, m.ID)
 	case m.End.IsZero():
 		return nil, payloadErr(`end: field "end" is required`)
 	case !unitScore(m.Score):
@@ -130,11 +154,8 @@ func ParseStatus(b []byte) (Status, error) {
 		Artifact string    `json:"artifact"`
 		Channels []string  `json:"channels"`
 	}
-	if err := decodeStrict(b, MaxStatusSize, &m); err != nil {
-		return Status{}, payloadErr("status: %v", err)
-	}
-	if m.V != 1 {
-		return Status{}, payloadErr(`status: field "v" is %d, want 1`, m.V)
+	if err := decodeV1("status", b, MaxStatusSize, &m, &m.V); err != nil {
+		return Status{}, err
 	}
 	switch m.State {
 	case StateOffline:
@@ -168,12 +189,10 @@ func ParseScore(b []byte) (Score, error) {
 		T     time.Time `json:"t"`
 		Score float64   `json:"score"`
 	}
-	if err := decodeStrict(b, MaxScoreSize, &m); err != nil {
-		return Score{}, payloadErr("score: %v", err)
+	if err := decodeV1("score", b, MaxScoreSize, &m, &m.V); err != nil {
+		return Score{}, err
 	}
 	switch {
-	case m.V != 1:
-		return Score{}, payloadErr(`score: field "v" is %d, want 1`, m.V)
 	case m.T.IsZero():
 		return Score{}, payloadErr(`score: field "t" is required`)
 	case !unitScore(m.Score):

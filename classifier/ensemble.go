@@ -312,9 +312,19 @@ func (e *ensemble) vote(x []float64) float64 {
 		}
 	}
 	e.voteWeights()
-	var sum, plain float64
-	for m, a := range e.alpha {
-		p := e.memoPred[m]
+	return WeightedVote(e.alpha, e.memoPred)
+}
+
+// WeightedVote is the boosting ensembles' score of a vote in which member
+// m predicts preds[m] with weight alpha[m]: Σ_m |α_m|·[vote_m = +] /
+// Σ_m |α_m|, at most 1 (rounding), where a member with α_m < 0
+// (Config.LiteralVote, ε > 0.5) votes for the class it does not predict.
+// When the weights sum to 0 it is the share of members predicting
+// positive. Batch ensembles (classifier/batch) score with it too.
+func WeightedVote(alpha []float64, preds []bool) float64 {
+	var votes, sum, plain float64
+	for m, a := range alpha {
+		p := preds[m]
 		if p {
 			plain++
 		}
@@ -333,7 +343,7 @@ func (e *ensemble) vote(x []float64) float64 {
 		}
 		return s
 	}
-	return plain / float64(len(e.members))
+	return plain / float64(len(preds))
 }
 
 // MaxMargin bounds each member's log-odds in Margin: a member that has

@@ -44,39 +44,59 @@ func (mb *member) share(positive bool) float64 {
 // unclamped: with C·n⁺ > n⁻ they would oversample negatives, at up to C·n⁺/n⁻
 // times a positive's rate, which no batch RUS1 does.
 func (e *ensemble) learnRUS(x []float64, positive bool) {
+	e.learnResampled(x, positive, func(mb *member, lambda float64) (float64, float64) {
+		return e.rusRate(mb, positive, lambda), 0
+	})
+}
+
+// rusRate is member mb's λ^RUS for an example of weight λ, after tally.
+func (e *ensemble) rusRate(mb *member, positive bool, lambda float64) float64 {
 	C := e.cfg.C
 	np, nn := e.nPos, e.nNeg
+	rate := lambda
+	switch {
+	case e.alg == algRUS3:
+		if !positive {
+			rate = lambda / C
+		}
+	case np == 0 || nn == 0:
+		// one class unseen: plain boosting
+	case e.alg == algRUS1 && float64(C*np) >= nn:
+		// C·n⁺ ≥ n⁻: no negative to remove, plain boosting
+	case e.alg == algRUS1:
+		scale := (mb.pos + mb.neg) * (C + 1) * np / (np + nn)
+		if positive {
+			rate = lambda * scale / (mb.pos + mb.neg*C*np/nn)
+		} else {
+			rate = lambda * scale / (mb.neg + mb.pos*nn/(C*np))
+		}
+	case e.alg == algRUS2:
+		if positive {
+			rate = lambda * np / (np + nn) / mb.share(true)
+		} else {
+			rate = lambda * C * np / (np + nn) / mb.share(false)
+		}
+	}
+	return rate
+}
+
+// learnResampled is the member loop of RUSBoost and SMOTEBoost: per
+// member, decay (ns), λ^POS or λ^NEG += λ, train k ~ Poisson(rate) times
+// and k' ~ Poisson(srate) times on synthetic positives, where rates gives
+// the member's rate and srate for the example of weight λ, then the
+// online boosting update of λ on the original stream.
+func (e *ensemble) learnResampled(x []float64, positive bool, rates func(mb *member, lambda float64) (rate, srate float64)) {
 	lambda := e.w
 	for m := range e.members {
 		mb := &e.members[m]
 		mb.decay(e.beta)
 		mb.tally(positive, lambda)
-		rate := lambda
-		switch {
-		case e.alg == algRUS3:
-			if !positive {
-				rate = lambda / C
-			}
-		case np == 0 || nn == 0:
-			// one class unseen: plain boosting
-		case e.alg == algRUS1 && float64(C*np) >= nn:
-			// C·n⁺ ≥ n⁻: no negative to remove, plain boosting
-		case e.alg == algRUS1:
-			scale := (mb.pos + mb.neg) * (C + 1) * np / (np + nn)
-			if positive {
-				rate = lambda * scale / (mb.pos + mb.neg*C*np/nn)
-			} else {
-				rate = lambda * scale / (mb.neg + mb.pos*nn/(C*np))
-			}
-		case e.alg == algRUS2:
-			if positive {
-				rate = lambda * np / (np + nn) / mb.share(true)
-			} else {
-				rate = lambda * C * np / (np + nn) / mb.share(false)
-			}
-		}
-		mb.lambda, mb.rate = lambda, rate
+		rate, srate := rates(mb, lambda)
+		mb.lambda, mb.rate, mb.smoteRate = lambda, rate, srate
 		mb.train(x, positive, mb.rng.poisson(rate))
+		if srate > 0 {
+			e.trainSynthetic(mb, mb.rng.poisson(srate))
+		}
 		lambda = clampLambda(oza(mb, lambda, e.predict(m, x) == positive))
 	}
 }

@@ -17,39 +17,36 @@ package classifier
 // already at least 1/C of negatives) means no synthetic example. SBO2's λ'
 // is λ until both classes have been seen.
 func (e *ensemble) learnSMOTEBoost(x []float64, positive bool) {
+	e.learnResampled(x, positive, func(mb *member, lambda float64) (float64, float64) {
+		return e.smoteRates(mb, positive, lambda)
+	})
+}
+
+// smoteRates is member mb's λ' and λ^SMOTE for an example of weight λ,
+// after tally.
+func (e *ensemble) smoteRates(mb *member, positive bool, lambda float64) (rate, srate float64) {
 	C := e.cfg.C
 	np, nn := e.nPos, e.nNeg
-	lambda := e.w
-	for m := range e.members {
-		mb := &e.members[m]
-		mb.decay(e.beta)
-		mb.tally(positive, lambda)
-		rate, srate := lambda, 0.0
-		if e.alg == algSBO2 && np > 0 && nn > 0 {
-			if positive {
-				rate = lambda * np / (np + nn) / mb.share(true)
-			} else {
-				rate = lambda * nn / (np + nn) / mb.share(false)
-			}
-		}
+	rate = lambda
+	if e.alg == algSBO2 && np > 0 && nn > 0 {
 		if positive {
-			switch e.alg {
-			case algSBO1:
-				srate = (nn/(C*np) - 1) * e.w
-			case algSBO2:
-				srate = rate * (nn/(C*np) - 1)
-			case algSBO3:
-				srate = (C - 1) * lambda
-			}
-			if !(srate > 0) {
-				srate = 0
-			}
+			rate = lambda * np / (np + nn) / mb.share(true)
+		} else {
+			rate = lambda * nn / (np + nn) / mb.share(false)
 		}
-		mb.lambda, mb.rate, mb.smoteRate = lambda, rate, srate
-		mb.train(x, positive, mb.rng.poisson(rate))
-		if srate > 0 {
-			e.trainSynthetic(mb, mb.rng.poisson(srate))
-		}
-		lambda = clampLambda(oza(mb, lambda, e.predict(m, x) == positive))
 	}
+	if positive {
+		switch e.alg {
+		case algSBO1:
+			srate = (nn/(C*np) - 1) * e.w
+		case algSBO2:
+			srate = rate * (nn/(C*np) - 1)
+		case algSBO3:
+			srate = (C - 1) * lambda
+		}
+		if !(srate > 0) {
+			srate = 0
+		}
+	}
+	return rate, srate
 }

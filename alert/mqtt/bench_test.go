@@ -15,11 +15,9 @@ import (
 // percentiles to mean something; it reports them as p50-µs and p99-µs.
 func BenchmarkAlertLatency(b *testing.B) {
 	br := mosquittotest.Start(b, mosquittotest.Opts{})
-	sub := subscribe(b, testClient(b, Connection{Brokers: []string{br.URL("tcp")}}, "receiver", true), "ictal/+/+/alert")
+	sub := subscribe(b, brokerClient(b, br.URL("tcp"), "receiver", true), "ictal/+/+/alert")
 	m := newTestMQTT(b, testMQTTConfig(b, br.URL("tcp")), nil)
-	for m.Stats().Acked == 0 { // connected
-		time.Sleep(time.Millisecond)
-	}
+	waitAcked(b, m, 0) // connected
 	events := make([]*alert.Event, b.N)
 	for i := range events {
 		events[i] = testEventN("ward-7", "bed-3")

@@ -95,7 +95,7 @@ func TestMQTTLastWillWhenTheDaemonDies(t *testing.T) {
 		t.Skip("under qemu-user (cross/test): the test re-executes its own binary as the daemon, and qemu-user cannot exec a foreign-architecture binary without binfmt_misc")
 	}
 	b := mosquittotest.Start(t, mosquittotest.Opts{})
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "nurse", true), "ictal/ward-7/bed-3/status")
+	sub := subscribe(t, brokerClient(t, b.URL("tcp"), "nurse", true), "ictal/ward-7/bed-3/status")
 	cmd, _ := child(t, "online", b.URL("tcp"), t.TempDir(), 0)
 	waitFor(t, sub, "online", isState("ictal/ward-7/bed-3/status", alert.StateOnline))
 	cmd.Process.Kill() // SIGKILL: no DISCONNECT, the kernel closes the socket
@@ -105,7 +105,7 @@ func TestMQTTLastWillWhenTheDaemonDies(t *testing.T) {
 		t.Errorf("will %s", r.payload)
 	}
 	// Retained: a newcomer sees the bed offline.
-	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true), "ictal/ward-7/bed-3/status")
+	late := subscribe(t, brokerClient(t, b.URL("tcp"), "late", true), "ictal/ward-7/bed-3/status")
 	if r := waitFor(t, late, "retained offline", isState("ictal/ward-7/bed-3/status", alert.StateOffline)); !r.retained {
 		t.Error("will not retained")
 	}
@@ -118,7 +118,7 @@ func TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart(t *testing.T) {
 	// A clinician's receiver has a persistent session on a broker that
 	// keeps it on disk; then the broker goes down.
 	b := mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "receiver", false), "ictal/+/+/alert")
+	sub := subscribe(t, brokerClient(t, b.URL("tcp"), "receiver", false), "ictal/+/+/alert")
 	b.Stop()
 	// With the broker down, the daemon raises alerts, they reach its
 	// store, and it is killed.
@@ -159,7 +159,7 @@ func TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart(t *testing.T) {
 
 func TestMQTTBrokerRestartMidStreamLosesNoAlert(t *testing.T) {
 	b := mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "receiver", false), "ictal/+/+/alert")
+	sub := subscribe(t, brokerClient(t, b.URL("tcp"), "receiver", false), "ictal/+/+/alert")
 	m := newTestMQTT(t, testMQTTConfig(t, b.URL("tcp")), nil)
 	const n = 150
 	want := map[string]bool{}

@@ -44,6 +44,13 @@ func testClient(t testing.TB, conn Connection, id string, clean bool) paho.Clien
 	return c
 }
 
+// brokerClient connects a plain client to the broker at url, as
+// testClient does.
+func brokerClient(t testing.TB, url, id string, clean bool) paho.Client {
+	t.Helper()
+	return testClient(t, Connection{Brokers: []string{url}}, id, clean)
+}
+
 // subscribe subscribes c to filter with QoS 1 and returns what arrives.
 func subscribe(t testing.TB, c paho.Client, filter string) <-chan received {
 	t.Helper()
@@ -129,7 +136,7 @@ func newTestMQTT(t testing.TB, cfg Config, log *slog.Logger) *Publisher {
 // for must happen, however busy the machine, and a wait that never ends
 // is a hang, which go test's -timeout reports with every goroutine's
 // stack. what names the wait for the reader.
-func waitUntil(t *testing.T, what string, cond func() bool) {
+func waitUntil(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	for !cond() {
 		time.Sleep(5 * time.Millisecond)
@@ -139,7 +146,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // waitAcked waits until the broker has acknowledged more than n of m's
 // QoS 1 messages; n = 0: its retained status, so m is connected (and
 // subscribed to feedback).
-func waitAcked(t *testing.T, m *Publisher, n uint64) {
+func waitAcked(t testing.TB, m *Publisher, n uint64) {
 	t.Helper()
 	waitUntil(t, fmt.Sprintf("more than %d messages acknowledged", n), func() bool { return m.Stats().Acked > n })
 }

@@ -16,7 +16,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	b := mosquittotest.Start(t, mosquittotest.Opts{})
 	cfg := testMQTTConfig(t, b.URL("tcp"))
 	cfg.Scores = true
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "nurse-station", true), "ictal/#")
+	sub := subscribe(t, brokerClient(t, b.URL("tcp"), "nurse-station", true), "ictal/#")
 	m := newTestMQTT(t, cfg, nil)
 	const prefix = "ictal/ward-7/bed-3"
 
@@ -90,7 +90,7 @@ func TestMQTTPublishesTheContract(t *testing.T) {
 	}
 
 	// A newcomer sees the retained state.
-	late := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true), prefix+"/status")
+	late := subscribe(t, brokerClient(t, b.URL("tcp"), "late", true), prefix+"/status")
 	r = waitFor(t, late, "the retained status", isState(prefix+"/status", alert.StateElectrodeOff))
 	if !r.retained {
 		t.Error("status not retained")

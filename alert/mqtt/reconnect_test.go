@@ -38,7 +38,7 @@ func TestMQTTRepublishesStateAfterReconnect(t *testing.T) {
 	b.Stop()
 	b.Restart()
 	waitAcked(t, m, acked) // the state published on reconnection
-	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "late", true)
+	c := brokerClient(t, b.URL("tcp"), "late", true)
 	r := waitFor(t, subscribe(t, c, "ictal/ward-7/bed-3/status"), "the state republished", isState("ictal/ward-7/bed-3/status", alert.StateElectrodeOff))
 	if !r.retained || !strings.Contains(string(r.payload), `"since":"2026-11-21T09:00:00.000Z"`) {
 		t.Errorf("got %s retained=%v", r.payload, r.retained)
@@ -57,7 +57,7 @@ func TestMQTTLabelsFullDropsNewest(t *testing.T) {
 	log, logs := testLogger()
 	m := newTestMQTT(t, cfg, log)
 	waitAcked(t, m, 0)
-	c := testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "clinician", true)
+	c := brokerClient(t, b.URL("tcp"), "clinician", true)
 	ids := []string{alert.NewID(), alert.NewID(), alert.NewID()}
 	for _, id := range ids {
 		if tok := c.Publish("ictal/ward-7/bed-3/feedback", 1, false, `{"v":1,"alert_id":"`+id+`","verdict":"confirmed"}`); !tok.Wait() || tok.Error() != nil {

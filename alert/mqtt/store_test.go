@@ -151,7 +151,7 @@ func raise(t *testing.T, m *Publisher, n int, ids map[string]bool) {
 func brokerDown(t *testing.T) (*mosquittotest.Broker, <-chan received, *disk, Config) {
 	t.Helper()
 	b := mosquittotest.Start(t, mosquittotest.Opts{Persistence: true})
-	sub := subscribe(t, testClient(t, Connection{Brokers: []string{b.URL("tcp")}}, "receiver", false), "ictal/+/+/alert")
+	sub := subscribe(t, brokerClient(t, b.URL("tcp"), "receiver", false), "ictal/+/+/alert")
 	b.Stop()
 	d := newDisk(t)
 	cfg := testMQTTConfig(t, b.URL("tcp"))

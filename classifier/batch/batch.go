@@ -33,7 +33,14 @@ type Model struct {
 	members  []*classifier.BaseLearner
 	alpha    []float64     // vote weights (boosting only)
 	stats    []memberStats // what each member was trained on
-	scratch  sync.Pool     // *[]float64 of cfg.Features, for PredictShared
+	scratch  sync.Pool     // *scoreScratch, one per Score in progress
+}
+
+// scoreScratch is what one Score call writes: PredictShared's scratch of
+// cfg.Features and the members' predictions.
+type scoreScratch struct {
+	z     []float64
+	preds []bool
 }
 
 // memberStats records one member's training set and error, for tests and
@@ -120,41 +127,26 @@ func Train(cfg classifier.Config, X [][]float64, y []bool) (*Model, error) {
 // or a NaN or infinite element is an error wrapping classifier.ErrInput.
 // Score > 0.5 is the ensemble's positive decision.
 func (m *Model) Score(x []float64) (float64, error) {
-	z, _ := m.scratch.Get().(*[]float64)
-	if z == nil {
-		s := make([]float64, m.cfg.Features)
-		z = &s
+	s, _ := m.scratch.Get().(*scoreScratch)
+	if s == nil {
+		s = &scoreScratch{z: make([]float64, m.cfg.Features), preds: make([]bool, len(m.members))}
 	}
-	defer m.scratch.Put(z)
-	var votes, sum, plain float64
+	defer m.scratch.Put(s)
 	for i, h := range m.members {
-		p, err := h.PredictShared(x, *z)
+		p, err := h.PredictShared(x, s.z)
 		if err != nil {
 			return 0, err
 		}
-		if !m.boosting {
-			if p {
-				votes++
-			}
-			continue
-		}
-		a := m.alpha[i]
+		s.preds[i] = p
+	}
+	if m.boosting {
+		return classifier.WeightedVote(m.alpha, s.preds), nil
+	}
+	var votes float64
+	for _, p := range s.preds {
 		if p {
-			plain++
-		}
-		if a < 0 { // LiteralVote: |α| for the other class
-			a, p = -a, !p
-		}
-		sum += a
-		if p {
-			votes += a
+			votes++
 		}
 	}
-	if !m.boosting {
-		return votes / float64(len(m.members)), nil
-	}
-	if sum > 0 {
-		return math.Min(votes/sum, 1), nil
-	}
-	return plain / float64(len(m.members)), nil
+	return votes / float64(len(m.members)), nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,18 +14,10 @@ import (
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 	"github.com/ictal/ictal/internal/syncbuf"
 	"github.com/ictal/ictal/internal/users"
 )
-
-func freePort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
 
 // TestRunWithEmbeddedBroker runs the daemon with broker = "embedded",
 // checks its retained status reaches a subscriber, and that a clinician's
@@ -34,7 +25,7 @@ func freePort(t *testing.T) string {
 // label the pipeline applies.
 func TestRunWithEmbeddedBroker(t *testing.T) {
 	dir := t.TempDir()
-	addr := freePort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", mosquittotest.FreePort(t))
 	usersFile := filepath.Join(dir, "broker-users")
 	if err := users.Add(usersFile, "clinician-alice", []byte("alice-Wx5%pass")); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -32,13 +31,8 @@ func TestArtifactsOnRealCyton(t *testing.T) {
 	}
 	defer src.Close()
 	sink := &collect{}
-	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{})
+	runAll(t, p)
 	kinds := map[time.Duration]string{}
 	var cur string
 	states := sink.states

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -70,14 +69,8 @@ func gateWindows(t *testing.T, src acquire.Source) (ends []time.Duration, causes
 		ends = append(ends, s.SignalTime)
 		causes = append(causes, c)
 	}}
-	var err error
-	p, err = New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnOff}}, nil, hooks, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	p = newPipeline(t, src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnOff}}, nil, hooks)
+	runAll(t, p)
 	return ends, causes
 }
 

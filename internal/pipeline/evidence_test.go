@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -101,13 +100,8 @@ func TestEvidenceClipsAndGaps(t *testing.T) {
 func TestPipelinePublishesEvidence(t *testing.T) {
 	src := newPatient(t, 8, 20*time.Minute, 3, 12)
 	sink := &evidenceSink{}
-	p, err := New(src, features.Config{}, trained(t), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, features.Config{}, trained(t), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{})
+	runAll(t, p)
 	if len(sink.alerts) == 0 || len(sink.snippets) != len(sink.alerts) {
 		t.Fatalf("%d alerts, %d snippets", len(sink.alerts), len(sink.snippets))
 	}

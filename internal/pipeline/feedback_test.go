@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -34,13 +33,8 @@ func trained(t *testing.T) classifier.Model {
 	t.Helper()
 	src := newPatient(t, 8, 30*time.Minute, 5, 11)
 	m := newModel(t, src, features.Config{}, "UOB")
-	p, err := New(src, features.Config{}, m, Config{Learning: Learning{Mode: LearnAnnotations}}, nil, Hooks{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, features.Config{}, m, Config{Learning: Learning{Mode: LearnAnnotations}}, nil, Hooks{})
+	runAll(t, p)
 	return m
 }
 
@@ -49,14 +43,9 @@ func TestFeedbackConfirmsAlerts(t *testing.T) {
 		src := newPatient(t, 8, 20*time.Minute, 3, 12)
 		rec := &recorder{Model: trained(t)}
 		sink := &confirmer{verdict: verdict}
-		p, err := New(src, features.Config{}, rec, Config{Learning: Learning{Mode: LearnFeedback}}, []alert.Sink{sink}, Hooks{}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := newPipeline(t, src, features.Config{}, rec, Config{Learning: Learning{Mode: LearnFeedback}}, []alert.Sink{sink}, Hooks{})
 		sink.labels = p.Labels()
-		if err := p.Run(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		runAll(t, p)
 		st := p.Stats()
 		if len(sink.alerts) == 0 {
 			t.Fatal("no alert to confirm")
@@ -174,14 +163,8 @@ func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 				}
 			}}
 			sink := &acks{}
-			var err error
-			p, err = New(src, features.Config{}, rec, Config{Learning: tt.learn, Artifact: noArtifacts}, []alert.Sink{sink}, hooks, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.Run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			p = newPipeline(t, src, features.Config{}, rec, Config{Learning: tt.learn, Artifact: noArtifacts}, []alert.Sink{sink}, hooks)
+			runAll(t, p)
 			st := p.Stats()
 			if st.LearnedPos != tt.wantPos || st.LearnedNeg != tt.wantNeg || st.LabelsApplied != tt.applied || st.LabelsUnused != tt.unused || st.Relabelled != tt.relab {
 				t.Errorf("learned %d+ %d-, labels applied %d unused %d, %d windows relabelled; want %d+ %d-, %d, %d, %d",
@@ -215,14 +198,9 @@ func at(d time.Duration) time.Time { return epoch.Add(d) }
 func TestFeedbackRefusedWhenNotLearning(t *testing.T) {
 	src := newPatient(t, 8, 20*time.Minute, 3, 12)
 	sink := &confirmer{verdict: true}
-	p, err := New(src, features.Config{}, trained(t), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, features.Config{}, trained(t), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{})
 	sink.labels = p.Labels()
-	if err := p.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	runAll(t, p)
 	if len(sink.alerts) == 0 || len(sink.acks) != len(sink.alerts) {
 		t.Fatalf("%d alerts, %d acks", len(sink.alerts), len(sink.acks))
 	}
@@ -256,14 +234,9 @@ func TestFeedbackGracePeriod(t *testing.T) {
 				p.Labels() <- alert.Label{Start: p.wall0.Add(30 * time.Second), End: p.wall0.Add(60 * time.Second), Seizure: true}
 			}
 		}}
-		p, err := New(src, features.Config{}, newModel(t, src, features.Config{}, "UOB"),
-			Config{Learning: Learning{Mode: LearnFeedback, Grace: grace}, Artifact: noArtifacts}, nil, hooks, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.Run(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		p = newPipeline(t, src, features.Config{}, newModel(t, src, features.Config{}, "UOB"),
+			Config{Learning: Learning{Mode: LearnFeedback, Grace: grace}, Artifact: noArtifacts}, nil, hooks)
+		runAll(t, p)
 		// Taken at the next window (sendAt+1), learned grace later.
 		if want := sendAt + 1 + int64(grace/time.Second); learnedAt != want || pendingAt != 0 {
 			t.Errorf("grace %v: learned at window %d (want %d); %d windows learned at window %d", grace, learnedAt, want, pendingAt, sendAt+int64(grace/time.Second)-1)
@@ -302,14 +275,9 @@ func TestFeedbackOneIntervalCannotPoisonTheBuffer(t *testing.T) {
 					p.Labels() <- alert.Label{Start: end.Add(-tt.span), End: end, Seizure: true, From: "mqtt", By: "mallory"}
 				}
 			}}
-			p, err := New(src, features.Config{}, newModel(t, src, features.Config{}, "UOB"),
-				Config{Learning: Learning{Mode: LearnFeedback}, Artifact: noArtifacts}, []alert.Sink{sink}, hooks, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.Run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			p = newPipeline(t, src, features.Config{}, newModel(t, src, features.Config{}, "UOB"),
+				Config{Learning: Learning{Mode: LearnFeedback}, Artifact: noArtifacts}, []alert.Sink{sink}, hooks)
+			runAll(t, p)
 			st := p.Stats()
 			if len(sink.acks) != 1 || sink.acks[0].Applied != tt.applied {
 				t.Fatalf("acks %+v", sink.acks)

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"math"
 	"testing"
 	"time"
@@ -65,13 +64,8 @@ func TestQualityGating(t *testing.T) {
 	m := newModel(t, src, features.Config{}, "UOB")
 	rec := &recorder{Model: m}
 	sink := &collect{}
-	p, err := New(src, features.Config{}, rec, Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: noArtifacts}, []alert.Sink{sink}, Hooks{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, features.Config{}, rec, Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: noArtifacts}, []alert.Sink{sink}, Hooks{})
+	runAll(t, p)
 	// Expected states in order, with reasons naming the channel.
 	want := []struct {
 		state  alert.State

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -82,4 +83,23 @@ func allocsPerWindow(t *testing.T, p *Pipeline) float64 {
 	}
 	step(256 * 200)
 	return testing.AllocsPerRun(60, func() { step(256) })
+}
+
+// newPipeline makes a pipeline with New (and no logger), failing the test
+// on an error.
+func newPipeline(t testing.TB, src acquire.Source, fcfg features.Config, m classifier.Model, cfg Config, sinks []alert.Sink, hooks Hooks) *Pipeline {
+	t.Helper()
+	p, err := New(src, fcfg, m, cfg, sinks, hooks, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// runAll runs p to the end of its source, failing the test on an error.
+func runAll(t testing.TB, p *Pipeline) {
+	t.Helper()
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -67,10 +67,7 @@ func TestAnnotationLabels(t *testing.T) {
 	var starts []time.Duration
 	rec := &recorder{Model: m}
 	sink := &collect{}
-	p, err := New(src, defaultFeatures, rec, Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: noArtifacts}, []alert.Sink{sink}, Hooks{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, defaultFeatures, rec, Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: noArtifacts}, []alert.Sink{sink}, Hooks{})
 	runAll(t, p)
 	for _, sc := range sink.scores {
 		starts = append(starts, sc.Offset-2*time.Second)

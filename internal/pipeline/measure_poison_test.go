@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"os"
 	"testing"
 	"time"
@@ -31,13 +30,8 @@ func TestMeasureFeedbackPoisoning(t *testing.T) {
 	eval := func(m classifier.Model) (prec, rec float64, fp, tp int) {
 		src := newPatient(t, 8, 60*time.Minute, 4, 77)
 		sink := &collect{}
-		p, err := New(src, features.Config{}, m, Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.Run(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		p := newPipeline(t, src, features.Config{}, m, Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{})
+		runAll(t, p)
 		set := newIntervalSet(src.Intervals())
 		pos := 0
 		for _, s := range sink.scores {
@@ -71,12 +65,8 @@ func TestMeasureFeedbackPoisoning(t *testing.T) {
 					p.Labels() <- alert.Label{Start: end.Add(-span), End: end, Seizure: true}
 				}
 			}}
-			if p, err = New(src, features.Config{}, m, Config{Learning: Learning{Mode: LearnFeedback, MaxInterval: time.Hour, Grace: time.Second}}, nil, hooks, nil); err != nil {
-				t.Fatal(err)
-			}
-			if err := p.Run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			p = newPipeline(t, src, features.Config{}, m, Config{Learning: Learning{Mode: LearnFeedback, MaxInterval: time.Hour, Grace: time.Second}}, nil, hooks)
+			runAll(t, p)
 			t.Logf("span %v: learned %d positives", span, p.Stats().LearnedPos)
 		}
 		prec, rec, fp, tp := eval(m)

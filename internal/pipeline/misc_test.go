@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -16,13 +15,6 @@ var defaultFeatures = features.Config{}
 // noArtifacts turns artifact rejection off, for tests of other parts that
 // count windows on a simulated patient who blinks.
 var noArtifacts = artifact.Config{Off: true}
-
-func runAll(t testing.TB, p *Pipeline) {
-	t.Helper()
-	if err := p.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestConfigValidation(t *testing.T) {
 	bad := []struct {
@@ -73,11 +65,8 @@ func TestCheckpointHook(t *testing.T) {
 	src := newPatient(t, 2, 5*time.Minute, 0, 1)
 	calls := 0
 	var fail error
-	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{CheckpointEvery: time.Minute},
-		nil, Hooks{Checkpoint: func(classifier.Model) error { calls++; return fail }}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{CheckpointEvery: time.Minute},
+		nil, Hooks{Checkpoint: func(classifier.Model) error { calls++; return fail }})
 	clock := time.Unix(0, 0)
 	p.now = func() time.Time { clock = clock.Add(time.Second); return clock } // one second per window
 	runAll(t, p)
@@ -115,10 +104,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 				cfg.Scoring = Scoring{PerChannel: true, Population: unitPopulation()}
 				model = channelModel(t)
 			}
-			p, err := New(src, defaultFeatures, model, cfg, []alertSink{sink}, Hooks{Window: func(s Stats) { last = s }}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := newPipeline(t, src, defaultFeatures, model, cfg, []alertSink{sink}, Hooks{Window: func(s Stats) { last = s }})
 			p.wall0 = time.Unix(0, 0)
 			p.lastCkpt = p.now()
 			if allocs := allocsPerWindow(t, p); allocs != 0 {
@@ -144,10 +130,7 @@ func (c *countingSink) Evidence(*alertEvid) error { return nil }
 func TestReconfigure(t *testing.T) {
 	src := newPatient(t, 4, 3*time.Minute, 0, 1)
 	rules := make(chan alertRule, 2)
-	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Rules: rules}, nil, Hooks{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Rules: rules}, nil, Hooks{})
 	rules <- alertK(7) // invalid: 7 of 4
 	p.ev.reconfigure()
 	if c := p.ev.det.Config(); c.K == 7 {

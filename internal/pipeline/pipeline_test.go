@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -17,13 +16,8 @@ func TestDetectsSyntheticSeizures(t *testing.T) {
 	src := newPatient(t, 8, 60*time.Minute, 8, 3)
 	m := newModel(t, src, features.Config{}, "UOB")
 	sink := &collect{}
-	p, err := New(src, features.Config{}, m, Config{Learning: Learning{Mode: LearnAnnotations}}, []alert.Sink{sink}, Hooks{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, features.Config{}, m, Config{Learning: Learning{Mode: LearnAnnotations}}, []alert.Sink{sink}, Hooks{})
+	runAll(t, p)
 	st := p.Stats()
 	t.Logf("stats %+v", st)
 	sz := src.Seizures()

@@ -21,10 +21,7 @@ func TestSteadyStateAllocsRecording(t *testing.T) {
 	}
 	defer rec.Close()
 	sink := &countingSink{}
-	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: artifact.Config{Off: true}}, []alertSink{sink, rec}, Hooks{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: artifact.Config{Off: true}}, []alertSink{sink, rec}, Hooks{})
 	if len(p.frames) != 1 {
 		t.Fatalf("%d frame sinks, want the recorder", len(p.frames))
 	}

@@ -52,12 +52,8 @@ func TestCancelStopsLearningBufferedWindows(t *testing.T) {
 			p.Labels() <- alert.Label{Start: p.wall0.Add(250 * time.Second), End: p.wall0.Add(260 * time.Second), Seizure: true, From: "test"}
 		}
 	}}
-	var err error
-	p, err = New(src, features.Config{}, m, Config{Learning: Learning{Mode: LearnFeedback, Buffer: 10 * time.Minute, Grace: time.Second},
-		Artifact: noArtifacts}, []alert.Sink{sink}, hooks, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p = newPipeline(t, src, features.Config{}, m, Config{Learning: Learning{Mode: LearnFeedback, Buffer: 10 * time.Minute, Grace: time.Second},
+		Artifact: noArtifacts}, []alert.Sink{sink}, hooks)
 	if err := p.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -121,10 +117,7 @@ func TestFinalCheckpointAfterCancelWhileLearning(t *testing.T) {
 			}
 		},
 	}
-	p, err := New(src, features.Config{}, model, Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: noArtifacts, CheckpointEvery: 24 * time.Hour}, nil, hooks, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPipeline(t, src, features.Config{}, model, Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: noArtifacts, CheckpointEvery: 24 * time.Hour}, nil, hooks)
 	if err := p.Run(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -28,18 +27,13 @@ func TestStatsSignalLagAndBuffer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := newPatient(t, 4, 30*time.Second, 0, 1)
 			var seen []Stats
-			p, err := New(src, features.Config{}, newModel(t, src, features.Config{}, "UOB"),
+			p := newPipeline(t, src, features.Config{}, newModel(t, src, features.Config{}, "UOB"),
 				Config{Learning: Learning{Mode: tt.mode, Buffer: 10 * time.Second}}, []alert.Sink{&collect{}},
-				Hooks{Window: func(s Stats) { seen = append(seen, s) }}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+				Hooks{Window: func(s Stats) { seen = append(seen, s) }})
 			t0 := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
 			clock := t0
 			p.now = func() time.Time { clock = clock.Add(tt.tick); return clock }
-			if err := p.Run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			runAll(t, p)
 			if len(seen) != 29 {
 				t.Fatalf("%d windows of a 30 s recording, want 29", len(seen))
 			}

@@ -41,10 +41,6 @@ func NewPKI(t testing.TB) *PKI {
 // leaf issues a server or client certificate signed by the CA.
 func leaf(t testing.TB, dir, name string, server bool, ca *x509.Certificate, caKey *ecdsa.PrivateKey) (cert, key string) {
 	t.Helper()
-	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatalf("mosquittotest: %v", err)
-	}
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(time.Now().UnixNano()),
 		Subject:      pkix.Name{CommonName: name},
@@ -58,10 +54,7 @@ func leaf(t testing.TB, dir, name string, server bool, ca *x509.Certificate, caK
 	} else {
 		tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &k.PublicKey, caKey)
-	if err != nil {
-		t.Fatalf("mosquittotest: certificate %s: %v", name, err)
-	}
+	k, der := certify(t, "certificate "+name, tmpl, ca, caKey)
 	kder, err := x509.MarshalECPrivateKey(k)
 	if err != nil {
 		t.Fatalf("mosquittotest: %v", err)
@@ -69,21 +62,15 @@ func leaf(t testing.TB, dir, name string, server bool, ca *x509.Certificate, caK
 	return writePEM(t, dir, name+".pem", "CERTIFICATE", der), writePEM(t, dir, name+"-key.pem", "EC PRIVATE KEY", kder)
 }
 
+// newCA makes a self-signed CA certificate valid for a day.
 func newCA(t testing.TB, name string) (*ecdsa.PrivateKey, *x509.Certificate, []byte) {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatalf("mosquittotest: %v", err)
-	}
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name},
 		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
 		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatalf("mosquittotest: CA %s: %v", name, err)
-	}
+	key, der := certify(t, "CA "+name, tmpl, nil, nil)
 	cert, err := x509.ParseCertificate(der)
 	if err != nil {
 		t.Fatalf("mosquittotest: %v", err)
@@ -91,6 +78,27 @@ func newCA(t testing.TB, name string) (*ecdsa.PrivateKey, *x509.Certificate, []b
 	return key, cert, der
 }
 
+// certify generates a P-256 key for tmpl and returns it with the DER
+// certificate signed by parent's key, or by the new key itself when
+// parent is nil (a CA). what names the certificate in errors.
+func certify(t testing.TB, what string, tmpl, parent *x509.Certificate, parentKey *ecdsa.PrivateKey) (*ecdsa.PrivateKey, []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatalf("mosquittotest: %v", err)
+	}
+	if parent == nil {
+		parent, parentKey = tmpl, key
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, parentKey)
+	if err != nil {
+		t.Fatalf("mosquittotest: %s: %v", what, err)
+	}
+	return key, der
+}
+
+// writePEM writes der as a PEM block of type typ to dir/name and returns
+// the path.
 func writePEM(t testing.TB, dir, name, typ string, der []byte) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
