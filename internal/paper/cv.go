@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -102,9 +101,7 @@ func (o *CVOptions) defaults() error {
 	if !(o.Span >= 1) {
 		return fmt.Errorf("paper: span %g: want at least 1", o.Span)
 	}
-	if o.Workers <= 0 {
-		o.Workers = runtime.GOMAXPROCS(0)
-	}
+	o.Workers = workers(o.Workers)
 	if o.Folds < 2 {
 		return fmt.Errorf("paper: folds %d: want at least 2", o.Folds)
 	}
