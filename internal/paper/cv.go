@@ -205,9 +205,9 @@ func (r *cvRun) plan() error {
 	r.folds = make([][][]int, len(r.data))
 	for di := range r.data {
 		d := &r.data[di]
-		p := d.Positives()
-		if p < r.opt.Folds || len(d.Y)-p < r.opt.Folds {
-			return fmt.Errorf("paper: data set %s: %d positives and %d negatives cannot fill %d stratified folds", d.Name, p, len(d.Y)-p, r.opt.Folds)
+		pos, neg := partition(d.Y)
+		if len(pos) < r.opt.Folds || len(neg) < r.opt.Folds {
+			return fmt.Errorf("paper: data set %s: %d positives and %d negatives cannot fill %d stratified folds", d.Name, len(pos), len(neg), r.opt.Folds)
 		}
 		r.folds[di] = StratifiedFolds(d.Y, r.opt.Folds, deriveSeed(r.opt.Seed, d.Name, "folds"))
 		for _, a := range r.opt.Algorithms {
