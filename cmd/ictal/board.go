@@ -14,7 +14,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/internal/board"
 	"github.com/ictal/ictal/internal/cli"
 )
@@ -41,9 +40,7 @@ func runBoard(args []string, stdout, stderr io.Writer) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := board.New(board.Config{
-		Site: *site, Users: *users, Audit: *audit, TLSCert: *tlsCert, TLSKey: *tlsKey, ClientID: cf.clientID,
-		MQTT: mqtt.Connection{Brokers: []string{cf.broker}, CAFile: cf.ca, CertFile: cf.cert, KeyFile: cf.key,
-			ServerName: cf.serverName, Username: cf.username, PasswordFile: cf.passwordFile, ConnectTimeout: cf.timeout},
+		Site: *site, Users: *users, Audit: *audit, TLSCert: *tlsCert, TLSKey: *tlsKey, ClientID: cf.clientID, MQTT: cf.connection(),
 	}, log)
 	if err != nil {
 		return err
