@@ -78,9 +78,7 @@ func TestTrainAndReplay(t *testing.T) {
 	}
 	// A model of another montage is refused with a clear message.
 	c8 := filepath.Join(dir, "c8.edf")
-	if code := run([]string{"synth", "-o", c8, "-duration", "1m", "-channels", "8", "-seizures", "0"}, &out, &errb); code != 0 {
-		t.Fatal(errb.String())
-	}
+	mustRun(t, []string{"synth", "-o", c8, "-duration", "1m", "-channels", "8", "-seizures", "0"})
 	errb.Reset()
 	if code := run([]string{"replay", "-model", model, c8}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "same montage") {
 		t.Errorf("montage mismatch: %d %s", code, errb.String())
@@ -264,14 +262,11 @@ func TestRealCytonRaisesNoAlert(t *testing.T) {
 	dir := t.TempDir()
 	rec, model := filepath.Join(dir, "sim.edf"), filepath.Join(dir, "sim.model")
 	const montage = "Fp1,Fp2,C3,C4,P7,P8,O1,O2" // the OpenBCI Cyton guide's
+	mustRun(t,
+		[]string{"synth", "-o", rec, "-duration", "10m", "-channels", "8", "-rate", "250", "-seizures", "2", "-seed", "1"},
+		[]string{"train", "-montage", montage, "-o", model, rec},
+	)
 	var out, errb bytes.Buffer
-	if code := run([]string{"synth", "-o", rec, "-duration", "10m", "-channels", "8", "-rate", "250", "-seizures", "2", "-seed", "1"}, &out, &errb); code != 0 {
-		t.Fatal(errb.String())
-	}
-	if code := run([]string{"train", "-montage", montage, "-o", model, rec}, &out, &errb); code != 0 {
-		t.Fatal(errb.String())
-	}
-	out.Reset()
 	if code := run([]string{"replay", "-montage", montage, "-model", model, cyton}, &out, &errb); code != 0 {
 		t.Fatal(errb.String())
 	}
