@@ -69,7 +69,7 @@ type replayed struct {
 // stop is called) and logs warnings on stderr.
 func newBonnReplay(mf *modelFlags, plotDir string, enc *json.Encoder, stderr io.Writer) (b *bonnReplay, stop context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := warnLogger(stderr)
 	return &bonnReplay{ctx: ctx, mf: mf, plotDir: plotDir, enc: enc, log: log}, stop
 }
 
