@@ -15,7 +15,6 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/bonn"
-	"github.com/ictal/ictal/internal/dayone/recipe"
 	"github.com/ictal/ictal/internal/modelfile"
 )
 
@@ -121,14 +120,7 @@ func (b *bonnReplay) run(path string, model classifier.Model, meta *modelfile.Me
 // (recipe.Build, as `ictal bonn day-one -half a -seed seed`) and returns a
 // function giving a fresh copy of it, with its record, for each replay.
 func halfDayOne(data string, mf *modelFlags, seed uint64) (func() (classifier.Model, *modelfile.Meta, error), error) {
-	segs, err := bonn.Load(data, "Z", "O", "N", "F", "S")
-	if err != nil {
-		return nil, err
-	}
-	if segs, err = halfOf(segs, "a"); err != nil {
-		return nil, err
-	}
-	meta, d, err := recipe.Build(segs, "a", mf.features(), mf.classifierConfig(0), seed)
+	meta, d, _, err := buildDayOne(data, "a", bonn.Sets, mf, seed)
 	if err != nil {
 		return nil, err
 	}
