@@ -109,11 +109,8 @@ func TestReplayRefusesModelOfOtherFeatures(t *testing.T) {
 	dir := t.TempDir()
 	a, b, _ := synthFiles(t, dir)
 	model := filepath.Join(dir, "m.model")
+	mustRun(t, []string{"train", "-o", model, "-window", "4s", "-step", "2s", a})
 	var out, errb bytes.Buffer
-	if code := run([]string{"train", "-o", model, "-window", "4s", "-step", "2s", a}, &out, &errb); code != 0 {
-		t.Fatalf("train: %s", errb.String())
-	}
-	errb.Reset()
 	code := run([]string{"replay", "-learn", "off", "-model", model, b}, &out, &errb)
 	if code != 1 {
 		t.Fatalf("replay with 2s/1s exited %d: %s", code, errb.String())
@@ -151,10 +148,7 @@ func TestLegacyModel(t *testing.T) {
 	dir := t.TempDir()
 	a, b, _ := synthFiles(t, dir)
 	model, legacy := filepath.Join(dir, "m.model"), filepath.Join(dir, "old.model")
-	var out, errb bytes.Buffer
-	if code := run([]string{"train", "-o", model, a}, &out, &errb); code != 0 {
-		t.Fatalf("train: %s", errb.String())
-	}
+	mustRun(t, []string{"train", "-o", model, a})
 	_, m, err := modelfile.ReadFile(model)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +160,7 @@ func TestLegacyModel(t *testing.T) {
 	if err := os.WriteFile(legacy, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	errb.Reset()
+	var out, errb bytes.Buffer
 	if code := run([]string{"replay", "-learn", "off", "-model", legacy, b}, &out, &errb); code != 0 {
 		t.Fatalf("replay of a legacy model: %d %s", code, errb.String())
 	}
@@ -192,11 +186,8 @@ func TestModelInfo(t *testing.T) {
 	dir := t.TempDir()
 	a, b, _ := synthFiles(t, dir)
 	model, saved := filepath.Join(dir, "m.model"), filepath.Join(dir, "saved.model")
+	mustRun(t, []string{"train", "-o", model, "-window", "4s", "-step", "2s", a})
 	var out, errb bytes.Buffer
-	if code := run([]string{"train", "-o", model, "-window", "4s", "-step", "2s", a}, &out, &errb); code != 0 {
-		t.Fatalf("train: %s", errb.String())
-	}
-	out.Reset()
 	if code := run([]string{"model", "info", model}, &out, &errb); code != 0 {
 		t.Fatalf("model info: %s", errb.String())
 	}
