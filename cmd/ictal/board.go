@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -57,13 +56,8 @@ func runBoard(args []string, stdout, stderr io.Writer) error {
 // runBoardUserAdd adds a user (or sets their password), reading the
 // password from the first line of stdin.
 func runBoardUserAdd(args []string, stdin io.Reader, stderr io.Writer) error {
-	fs := flag.NewFlagSet("board user add", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("board user add", "usage: ictal board user add -users FILE NAME   (the password is the first line of standard input)", stderr)
 	users := fs.String("users", "", "users file to create or update")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal board user add -users FILE NAME   (the password is the first line of standard input)")
-		fs.PrintDefaults()
-	}
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
