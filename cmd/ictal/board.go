@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/internal/board"
 	"github.com/ictal/ictal/internal/cli"
 )
@@ -41,9 +39,7 @@ func runBoard(args []string, stdout, stderr io.Writer) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := board.New(board.Config{
-		Site: *site, Users: *users, Audit: *audit, TLSCert: *tlsCert, TLSKey: *tlsKey, ClientID: cf.clientID,
-		MQTT: mqtt.Connection{Brokers: []string{cf.broker}, CAFile: cf.ca, CertFile: cf.cert, KeyFile: cf.key,
-			ServerName: cf.serverName, Username: cf.username, PasswordFile: cf.passwordFile, ConnectTimeout: cf.timeout},
+		Site: *site, Users: *users, Audit: *audit, TLSCert: *tlsCert, TLSKey: *tlsKey, ClientID: cf.clientID, MQTT: cf.connection(),
 	}, log)
 	if err != nil {
 		return err
@@ -60,13 +56,8 @@ func runBoard(args []string, stdout, stderr io.Writer) error {
 // runBoardUserAdd adds a user (or sets their password), reading the
 // password from the first line of stdin.
 func runBoardUserAdd(args []string, stdin io.Reader, stderr io.Writer) error {
-	fs := flag.NewFlagSet("board user add", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("board user add", "usage: ictal board user add -users FILE NAME   (the password is the first line of standard input)", stderr)
 	users := fs.String("users", "", "users file to create or update")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ictal board user add -users FILE NAME   (the password is the first line of standard input)")
-		fs.PrintDefaults()
-	}
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}

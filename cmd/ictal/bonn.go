@@ -193,6 +193,16 @@ func trace(l *alert.EventLog) (t []time.Duration, score []float64, events [][2]t
 	return t, score, events
 }
 
+// loadHalf loads the segments of sets under data (bonn.Load) and keeps
+// one half of each set with half (halfOf; all of them with "").
+func loadHalf(data, half string, sets ...string) ([]bonn.Segment, error) {
+	segs, err := bonn.Load(data, sets...)
+	if err != nil {
+		return nil, err
+	}
+	return halfOf(segs, half)
+}
+
 // halfOf keeps the first, third, … ("a") or second, fourth, … ("b")
 // segment of each set in name order (S001, S003, … or S002, S004, …).
 //
@@ -226,11 +236,8 @@ func halfOf(segs []bonn.Segment, half string) ([]bonn.Segment, error) {
 
 // writeConcat writes one spliced recording and prints its seizures.
 func writeConcat(data, path, half string, cc bonn.ConcatConfig, enc *json.Encoder) error {
-	segs, err := bonn.Load(data, bonn.Sets...)
+	segs, err := loadHalf(data, half, bonn.Sets...)
 	if err != nil {
-		return err
-	}
-	if segs, err = halfOf(segs, half); err != nil {
 		return err
 	}
 	f, err := os.Create(path)

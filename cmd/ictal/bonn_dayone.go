@@ -39,7 +39,7 @@ func writeDayOne(data, path, half, task string, mf *modelFlags, stdout io.Writer
 	if data == "" || path == "" {
 		return fmt.Errorf("day-one needs -data DIR and -o FILE")
 	}
-	sets := []string{"Z", "O", "N", "F", "S"}
+	sets := bonn.Sets
 	if task != "" { // for measuring: the shipped model learns every set
 		neg, ok := bonn.Tasks[task]
 		if !ok {
@@ -47,22 +47,27 @@ func writeDayOne(data, path, half, task string, mf *modelFlags, stdout io.Writer
 		}
 		sets = append([]string{"S"}, neg...)
 	}
-	segs, err := bonn.Load(data, sets...)
-	if err != nil {
-		return err
-	}
-	if segs, err = halfOf(segs, half); err != nil {
-		return err
-	}
-	meta, d, err := recipe.Build(segs, half, mf.features(), mf.classifierConfig(0), mf.seed)
+	meta, d, n, err := buildDayOne(data, half, sets, mf, mf.seed)
 	if err != nil {
 		return err
 	}
 	if err := modelfile.WriteFile(path, meta, d.Model); err != nil {
 		return err
 	}
-	return json.NewEncoder(stdout).Encode(dayOneReport{Type: "day-one", File: path, Half: half, Segments: len(segs),
+	return json.NewEncoder(stdout).Encode(dayOneReport{Type: "day-one", File: path, Half: half, Segments: n,
 		Windows: d.Windows, SeizureWindows: d.Positives, OOFWindowAUC: d.OOFWindowAUC, OOFSegmentAUC: d.OOFSegmentAUC,
 		Threshold: d.Rule.Threshold, K: d.Rule.K, N: d.Rule.N, RuleSensitivity: d.RuleSensitivity,
 		RuleFalseAlarms: d.RuleFalseAlarms, PredictedFA: d.PredictedFAPerDay, OtherSegments: d.Negatives, Slope: d.Scoring.Slope, Intercept: d.Scoring.Intercept})
+}
+
+// buildDayOne builds the day-one model (recipe.Build) from the Bonn
+// segments of sets under data, one half of each set with half (loadHalf),
+// and returns it with how many segments it learned from.
+func buildDayOne(data, half string, sets []string, mf *modelFlags, seed uint64) (modelfile.Meta, *recipe.DayOne, int, error) {
+	segs, err := loadHalf(data, half, sets...)
+	if err != nil {
+		return modelfile.Meta{}, nil, 0, err
+	}
+	meta, d, err := recipe.Build(segs, half, mf.features(), mf.classifierConfig(0), seed)
+	return meta, d, len(segs), err
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/bonn"
-	"github.com/ictal/ictal/internal/dayone/recipe"
 	"github.com/ictal/ictal/internal/modelfile"
 )
 
@@ -69,7 +68,7 @@ type replayed struct {
 // stop is called) and logs warnings on stderr.
 func newBonnReplay(mf *modelFlags, plotDir string, enc *json.Encoder, stderr io.Writer) (b *bonnReplay, stop context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := warnLogger(stderr)
 	return &bonnReplay{ctx: ctx, mf: mf, plotDir: plotDir, enc: enc, log: log}, stop
 }
 
@@ -122,14 +121,7 @@ func (b *bonnReplay) run(path string, model classifier.Model, meta *modelfile.Me
 // odd-numbered) and returns a function giving a fresh copy of it, with its
 // record, for each replay.
 func halfDayOne(data, half string, mf *modelFlags, seed uint64) (func() (classifier.Model, *modelfile.Meta, error), error) {
-	segs, err := bonn.Load(data, "Z", "O", "N", "F", "S")
-	if err != nil {
-		return nil, err
-	}
-	if segs, err = halfOf(segs, half); err != nil {
-		return nil, err
-	}
-	meta, d, err := recipe.Build(segs, half, mf.features(), mf.classifierConfig(0), seed)
+	meta, d, _, err := buildDayOne(data, half, bonn.Sets, mf, seed)
 	if err != nil {
 		return nil, err
 	}

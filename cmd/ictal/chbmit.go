@@ -143,7 +143,7 @@ func runCHBMIT(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := warnLogger(stderr)
 	var out chbmitOutput = &chbmitJSON{enc: json.NewEncoder(stdout)}
 	if *text {
 		out = &chbmitText{w: stdout}

@@ -65,10 +65,7 @@ func TestTrainFromDayOne(t *testing.T) {
 	dir := t.TempDir()
 	a, b, c8 := synthFiles(t, dir)
 	model := filepath.Join(dir, "p.model")
-	var out, errb bytes.Buffer
-	if code := run([]string{"train", "-from", "dayone", "-o", model, a, c8}, &out, &errb); code != 0 {
-		t.Fatalf("train -from dayone: %s", errb.String())
-	}
+	mustRun(t, []string{"train", "-from", "dayone", "-o", model, a, c8})
 	meta, _, err := modelfile.ReadFile(model)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +76,7 @@ func TestTrainFromDayOne(t *testing.T) {
 	if bl := meta.Scoring.Baseline; bl == nil || bl.Channels != 8 {
 		t.Errorf("baseline %+v: want the last recording's 8 channels", bl)
 	}
-	out.Reset()
+	var out, errb bytes.Buffer
 	if code := run([]string{"replay", "-learn", "off", "-model", model, b}, &out, &errb); code != 0 || !strings.Contains(out.String(), `"type":"file"`) {
 		t.Errorf("replay with the adapted model: %d %s", code, errb.String())
 	}

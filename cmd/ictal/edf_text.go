@@ -12,25 +12,23 @@ import (
 // name–value lines, then a table of the signals and one of the
 // annotations.
 func writeInfoText(w io.Writer, path string, in *info) error {
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	start := "unknown (the header's date is invalid)"
-	if in.Start != nil {
-		start = *in.Start
+	lines := []string{
+		"file\t" + filepath.Base(path),
+		fmt.Sprintf("format\t%s (version %q, reserved %q)", in.Format, in.Version, in.Reserved),
+		"patient\t" + in.Patient,
+		"recording\t" + in.Recording,
+		fmt.Sprintf("start\t%s (header %s %s, first sample %ss later)", orUnknown(in.Start, "unknown (the header's date is invalid)"),
+			in.StartDate, in.StartTime, num(in.StartOffset)),
+		fmt.Sprintf("records\t%d × %ss = %ss", in.Records, num(in.RecordDuration), num(in.Duration)),
+		fmt.Sprintf("header\t%d bytes", in.HeaderBytes),
 	}
-	fmt.Fprintf(tw, "file\t%s\n", filepath.Base(path))
-	fmt.Fprintf(tw, "format\t%s (version %q, reserved %q)\n", in.Format, in.Version, in.Reserved)
-	fmt.Fprintf(tw, "patient\t%s\n", in.Patient)
-	fmt.Fprintf(tw, "recording\t%s\n", in.Recording)
-	fmt.Fprintf(tw, "start\t%s (header %s %s, first sample %ss later)\n", start, in.StartDate, in.StartTime, num(in.StartOffset))
-	fmt.Fprintf(tw, "records\t%d × %ss = %ss\n", in.Records, num(in.RecordDuration), num(in.Duration))
-	fmt.Fprintf(tw, "header\t%d bytes\n", in.HeaderBytes)
 	for _, m := range in.Warnings {
-		fmt.Fprintf(tw, "warning\t%s\n", m)
+		lines = append(lines, "warning\t"+m)
 	}
 	if in.Truncated != "" {
-		fmt.Fprintf(tw, "truncated\t%s\n", in.Truncated)
+		lines = append(lines, "truncated\t"+in.Truncated)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeAligned(w, lines); err != nil {
 		return err
 	}
 	rows := make([]string, len(in.Signals))
@@ -52,19 +50,16 @@ func writeInfoText(w io.Writer, path string, in *info) error {
 // writeBoardInfoText prints `ictal edf info -text` for an OpenBCI GUI or
 // BrainFlow file.
 func writeBoardInfoText(w io.Writer, path string, in *boardInfo) error {
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	start := "unknown"
-	if in.Start != nil {
-		start = *in.Start
+	lines := []string{
+		"file\t" + filepath.Base(path),
+		fmt.Sprintf("format\t%s (board %s)", in.Format, in.Board),
+		"start\t" + orUnknown(in.Start, "unknown"),
+		fmt.Sprintf("frames\t%d at %s Hz = %ss, %d gaps", in.Frames, num(in.Rate), num(in.Duration), in.Gaps),
 	}
-	fmt.Fprintf(tw, "file\t%s\n", filepath.Base(path))
-	fmt.Fprintf(tw, "format\t%s (board %s)\n", in.Format, in.Board)
-	fmt.Fprintf(tw, "start\t%s\n", start)
-	fmt.Fprintf(tw, "frames\t%d at %s Hz = %ss, %d gaps\n", in.Frames, num(in.Rate), num(in.Duration), in.Gaps)
 	if in.Truncated {
-		fmt.Fprintf(tw, "truncated\tthe last row is incomplete\n")
+		lines = append(lines, "truncated\tthe last row is incomplete")
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeAligned(w, lines); err != nil {
 		return err
 	}
 	rows := make([]string, len(in.Signals))
@@ -77,16 +72,30 @@ func writeBoardInfoText(w io.Writer, path string, in *boardInfo) error {
 	return writeAnnotationTable(w, "markers", in.Annotations)
 }
 
+// writeAligned prints lines, their cells split by tabs, in aligned
+// columns: the name–value lines of a header, or a table.
+func writeAligned(w io.Writer, lines []string) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, l := range lines {
+		fmt.Fprintln(tw, l)
+	}
+	return tw.Flush()
+}
+
 // writeTable prints a blank line, title, and a table of header and rows
 // (cells split by tabs), aligned as the name–value lines above it are.
 func writeTable(w io.Writer, title, header string, rows []string) error {
 	fmt.Fprintf(w, "\n%s\n", title)
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, header)
-	for _, r := range rows {
-		fmt.Fprintln(tw, r)
+	return writeAligned(w, append([]string{header}, rows...))
+}
+
+// orUnknown returns *s, or unknown when s is nil (a start time the file
+// does not give).
+func orUnknown(s *string, unknown string) string {
+	if s == nil {
+		return unknown
 	}
-	return tw.Flush()
+	return *s
 }
 
 // writeAnnotationTable prints the count of annotations (what they are

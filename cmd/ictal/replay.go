@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"runtime"
 	"syscall"
-	"time"
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
@@ -62,7 +61,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	job := replayJob{modelPath: *modelPath, labels: *labels, mode: mode, scores: *scores, mf: &mf, stderr: stderr,
-		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+		log: warnLogger(stderr)}
 	if len(paths) == 1 {
 		model, meta, rep, err := job.run(ctx, paths[0], stdout)
 		if err != nil || *save == "" {
@@ -71,8 +70,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		if rep.LearnedPos+rep.LearnedNeg > 0 {
 			meta.Training = append(meta.Training, trainedOn(paths[0], rep))
 		}
-		meta.Program, meta.Created = program(), time.Now().UTC().Truncate(time.Second)
-		return modelfile.WriteFile(*save, meta, model) // atomic, as train writes its model
+		return writeModel(*save, meta, model)
 	}
 	return job.runAll(ctx, paths, min(*workers, len(paths)), stdout)
 }

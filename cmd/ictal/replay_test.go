@@ -22,10 +22,8 @@ import (
 // SIGTERM.
 func TestReplayRefusesUnboundedCost(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "a.edf")
+	mustRun(t, []string{"synth", "-o", rec, "-duration", "2m", "-seizures", "0", "-channels", "2"})
 	var out, errb bytes.Buffer
-	if code := run([]string{"synth", "-o", rec, "-duration", "2m", "-seizures", "0", "-channels", "2"}, &out, &errb); code != 0 {
-		t.Fatal(errb.String())
-	}
 	tests := []struct {
 		args []string
 		want string
@@ -62,10 +60,7 @@ func TestReplayRefusesUnboundedCost(t *testing.T) {
 func TestReplayStopsOnSIGTERM(t *testing.T) {
 	dir := t.TempDir()
 	rec, labels := filepath.Join(dir, "a.edf"), filepath.Join(dir, "summary.txt")
-	var out, errb bytes.Buffer
-	if code := run([]string{"synth", "-o", rec, "-duration", "30m", "-seizures", "0", "-channels", "4"}, &out, &errb); code != 0 {
-		t.Fatal(errb.String())
-	}
+	mustRun(t, []string{"synth", "-o", rec, "-duration", "30m", "-seizures", "0", "-channels", "4"})
 	summary := "Data Sampling Rate: 256 Hz\nChannels in EDF Files:\nChannel 1: FP1-F7\n\n" +
 		"File Name: a.edf\nNumber of Seizures in File: 1\nSeizure Start Time: 2 seconds\nSeizure End Time: 1795 seconds\n"
 	if err := os.WriteFile(labels, []byte(summary), 0o644); err != nil {
@@ -124,10 +119,7 @@ func TestReplayWorkersGiveTheLinesOfOne(t *testing.T) {
 	var recs []string
 	for i, seed := range []string{"3", "1", "2"} {
 		rec := filepath.Join(dir, fmt.Sprintf("r%d.edf", i))
-		var out, errb bytes.Buffer
-		if code := run([]string{"synth", "-o", rec, "-duration", "6m", "-seizures", "1", "-channels", "2", "-seed", seed}, &out, &errb); code != 0 {
-			t.Fatal(errb.String())
-		}
+		mustRun(t, []string{"synth", "-o", rec, "-duration", "6m", "-seizures", "1", "-channels", "2", "-seed", seed})
 		recs = append(recs, rec)
 	}
 	replay := func(workers string) []map[string]any {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"path/filepath"
@@ -181,6 +182,12 @@ func labelsFor(r recording.Recording, path, summary string) (labeledSource, erro
 // attaches it to the pipeline's Labels.
 type labelSender interface {
 	Attach(labels chan<- alert.Label)
+}
+
+// warnLogger returns the logger runFile's pipeline takes: its warnings
+// (not its progress) as text on stderr.
+func warnLogger(stderr io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
 // runFile runs one recording through the pipeline and reports it.

@@ -94,8 +94,8 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 // file; origin converts JSON lines' wall-clock times when the file has no
 // summary line.
 func readEvents(path string, origin time.Time, re *regexp.Regexp) (eval.Recording, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".edf", ".bdf":
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext == ".edf" || ext == ".bdf" {
 		rd, err := edf.Open(path)
 		if err != nil {
 			return eval.Recording{}, err
@@ -113,19 +113,14 @@ func readEvents(path string, origin time.Time, re *regexp.Regexp) (eval.Recordin
 		defer rp.Close()
 		rec.Events = eval.FromIntervals(rp.Intervals())
 		return rec, nil
-	case ".tsv":
-		f, err := os.Open(path)
-		if err != nil {
-			return eval.Recording{}, err
-		}
-		defer f.Close()
-		return eval.ReadTSV(f, path)
-	default:
-		f, err := os.Open(path)
-		if err != nil {
-			return eval.Recording{}, err
-		}
-		defer f.Close()
-		return eval.ReadJSONL(f, path, origin)
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return eval.Recording{}, err
+	}
+	defer f.Close()
+	if ext == ".tsv" {
+		return eval.ReadTSV(f, path)
+	}
+	return eval.ReadJSONL(f, path, origin)
 }

@@ -24,17 +24,14 @@ func lastLine(t *testing.T, out []byte, v any) {
 func TestReplayLabelsAndScore(t *testing.T) {
 	dir := t.TempDir()
 	rec, summary, out := filepath.Join(dir, "chb99_01.edf"), filepath.Join(dir, "chb99-summary.txt"), filepath.Join(dir, "out.jsonl")
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"synth", "-o", rec, "-duration", "12m", "-seizures", "2", "-seed", "5", "-channels", "4"}, &stdout, &stderr); code != 0 {
-		t.Fatal(stderr.String())
-	}
+	mustRun(t, []string{"synth", "-o", rec, "-duration", "12m", "-seizures", "2", "-seed", "5", "-channels", "4"})
 	// The summary lists three seizures (the file's own annotations say two).
 	txt := "Data Sampling Rate: 256 Hz\nChannels in EDF Files:\nChannel 1: A-B\n\nFile Name: chb99_01.edf\nFile Start Time: 23:59:00\nFile End Time: 24:11:00\nNumber of Seizures in File: 3\n" +
 		"Seizure 1 Start Time: 60 seconds\nSeizure 1 End Time:  90 seconds\nSeizure 2 Start Time: 300 seconds\nSeizure 2 End Time: 330 seconds\nSeizure 3 Start Time: 600 seconds\nSeizure 3 End Time: 640 seconds\n"
 	if err := os.WriteFile(summary, []byte(txt), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout.Reset()
+	var stdout, stderr bytes.Buffer
 	if code := run([]string{"replay", "-learn", "annotations", "-labels", summary, rec}, &stdout, &stderr); code != 0 {
 		t.Fatalf("replay: %s", stderr.String())
 	}

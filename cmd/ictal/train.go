@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -37,7 +36,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := warnLogger(stderr)
 	enc := json.NewEncoder(stdout)
 	var (
 		model classifier.Model
@@ -79,8 +78,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			return ctx.Err()
 		}
 	}
-	meta.Program, meta.Created = program(), time.Now().UTC().Truncate(time.Second)
-	if err := modelfile.WriteFile(*out, meta, model); err != nil {
+	if err := writeModel(*out, meta, model); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "model written to %s\n", *out)
@@ -137,5 +135,10 @@ func trainedOn(path string, rep fileReport) modelfile.Recording {
 		Windows: rep.LearnedPos + rep.LearnedNeg}
 }
 
-// program names this program and its version in model files.
-func program() string { return "ictal " + build.String() }
+// writeModel writes model with meta to path (atomically: see
+// modelfile.WriteFile), recording this program, its version and the time
+// it was written, to the second.
+func writeModel(path string, meta modelfile.Meta, model classifier.Model) error {
+	meta.Program, meta.Created = "ictal "+build.String(), time.Now().UTC().Truncate(time.Second)
+	return modelfile.WriteFile(path, meta, model)
+}

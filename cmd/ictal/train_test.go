@@ -78,9 +78,7 @@ func TestTrainAndReplay(t *testing.T) {
 	}
 	// A model of another montage is refused with a clear message.
 	c8 := filepath.Join(dir, "c8.edf")
-	if code := run([]string{"synth", "-o", c8, "-duration", "1m", "-channels", "8", "-seizures", "0"}, &out, &errb); code != 0 {
-		t.Fatal(errb.String())
-	}
+	mustRun(t, []string{"synth", "-o", c8, "-duration", "1m", "-channels", "8", "-seizures", "0"})
 	errb.Reset()
 	if code := run([]string{"replay", "-model", model, c8}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "same montage") {
 		t.Errorf("montage mismatch: %d %s", code, errb.String())
@@ -111,11 +109,8 @@ func TestReplayRefusesModelOfOtherFeatures(t *testing.T) {
 	dir := t.TempDir()
 	a, b, _ := synthFiles(t, dir)
 	model := filepath.Join(dir, "m.model")
+	mustRun(t, []string{"train", "-o", model, "-window", "4s", "-step", "2s", a})
 	var out, errb bytes.Buffer
-	if code := run([]string{"train", "-o", model, "-window", "4s", "-step", "2s", a}, &out, &errb); code != 0 {
-		t.Fatalf("train: %s", errb.String())
-	}
-	errb.Reset()
 	code := run([]string{"replay", "-learn", "off", "-model", model, b}, &out, &errb)
 	if code != 1 {
 		t.Fatalf("replay with 2s/1s exited %d: %s", code, errb.String())
@@ -153,10 +148,7 @@ func TestLegacyModel(t *testing.T) {
 	dir := t.TempDir()
 	a, b, _ := synthFiles(t, dir)
 	model, legacy := filepath.Join(dir, "m.model"), filepath.Join(dir, "old.model")
-	var out, errb bytes.Buffer
-	if code := run([]string{"train", "-o", model, a}, &out, &errb); code != 0 {
-		t.Fatalf("train: %s", errb.String())
-	}
+	mustRun(t, []string{"train", "-o", model, a})
 	_, m, err := modelfile.ReadFile(model)
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +160,7 @@ func TestLegacyModel(t *testing.T) {
 	if err := os.WriteFile(legacy, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	errb.Reset()
+	var out, errb bytes.Buffer
 	if code := run([]string{"replay", "-learn", "off", "-model", legacy, b}, &out, &errb); code != 0 {
 		t.Fatalf("replay of a legacy model: %d %s", code, errb.String())
 	}
@@ -194,11 +186,8 @@ func TestModelInfo(t *testing.T) {
 	dir := t.TempDir()
 	a, b, _ := synthFiles(t, dir)
 	model, saved := filepath.Join(dir, "m.model"), filepath.Join(dir, "saved.model")
+	mustRun(t, []string{"train", "-o", model, "-window", "4s", "-step", "2s", a})
 	var out, errb bytes.Buffer
-	if code := run([]string{"train", "-o", model, "-window", "4s", "-step", "2s", a}, &out, &errb); code != 0 {
-		t.Fatalf("train: %s", errb.String())
-	}
-	out.Reset()
 	if code := run([]string{"model", "info", model}, &out, &errb); code != 0 {
 		t.Fatalf("model info: %s", errb.String())
 	}
@@ -264,14 +253,11 @@ func TestRealCytonRaisesNoAlert(t *testing.T) {
 	dir := t.TempDir()
 	rec, model := filepath.Join(dir, "sim.edf"), filepath.Join(dir, "sim.model")
 	const montage = "Fp1,Fp2,C3,C4,P7,P8,O1,O2" // the OpenBCI Cyton guide's
+	mustRun(t,
+		[]string{"synth", "-o", rec, "-duration", "10m", "-channels", "8", "-rate", "250", "-seizures", "2", "-seed", "1"},
+		[]string{"train", "-montage", montage, "-o", model, rec},
+	)
 	var out, errb bytes.Buffer
-	if code := run([]string{"synth", "-o", rec, "-duration", "10m", "-channels", "8", "-rate", "250", "-seizures", "2", "-seed", "1"}, &out, &errb); code != 0 {
-		t.Fatal(errb.String())
-	}
-	if code := run([]string{"train", "-montage", montage, "-o", model, rec}, &out, &errb); code != 0 {
-		t.Fatal(errb.String())
-	}
-	out.Reset()
 	if code := run([]string{"replay", "-montage", montage, "-model", model, cyton}, &out, &errb); code != 0 {
 		t.Fatal(errb.String())
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // connFlags are the broker, TLS and authentication flags shared by
-// ictal watch and ictal feedback.
+// ictal watch, feedback and board.
 type connFlags struct {
 	broker, ca, cert, key, serverName, username, passwordFile, clientID string
 	timeout                                                             time.Duration
@@ -46,12 +46,18 @@ type session struct {
 	messages  paho.MessageHandler
 }
 
-// connect connects to the broker.
-func (c *connFlags) connect(prefix string, s session) (paho.Client, error) {
-	conn := mqtt.Connection{
+// connection is the broker, TLS and authentication the flags give, as
+// alert/mqtt takes them.
+func (c *connFlags) connection() mqtt.Connection {
+	return mqtt.Connection{
 		Brokers: []string{c.broker}, CAFile: c.ca, CertFile: c.cert, KeyFile: c.key, ServerName: c.serverName,
 		Username: c.username, PasswordFile: c.passwordFile, ConnectTimeout: c.timeout,
 	}
+}
+
+// connect connects to the broker.
+func (c *connFlags) connect(prefix string, s session) (paho.Client, error) {
+	conn := c.connection()
 	id := c.clientID
 	if id == "" {
 		var b [6]byte

@@ -70,19 +70,31 @@ func newServer(t testing.TB, cfg Config) (*Server, *syncBuffer) {
 	return s, &buf
 }
 
-// startBoard serves a board on a free loopback port and waits until it is
-// connected to the broker (healthz 200).
-func startBoard(t testing.TB, cfg Config) *testBoard {
+// serveBoard serves a board on a free loopback port, over HTTPS when cfg
+// has a TLS certificate, until the test ends.
+func serveBoard(t testing.TB, cfg Config) *testBoard {
 	t.Helper()
 	s, buf := newServer(t, cfg)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	scheme := "http://"
+	if cfg.TLSCert != "" {
+		scheme = "https://"
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &testBoard{srv: s, url: "http://" + l.Addr().String(), cfg: cfg, log: buf, stop: cancel, done: make(chan error, 1), audit: cfg.Audit}
+	b := &testBoard{srv: s, url: scheme + l.Addr().String(), cfg: cfg, log: buf, stop: cancel, done: make(chan error, 1), audit: cfg.Audit}
 	go func() { b.done <- s.Serve(ctx, l) }()
 	t.Cleanup(b.close)
+	return b
+}
+
+// startBoard serves a board (serveBoard) and waits until it is connected
+// to the broker (healthz 200).
+func startBoard(t testing.TB, cfg Config) *testBoard {
+	t.Helper()
+	b := serveBoard(t, cfg)
 	waitUntil(t, "board connected to the broker", func() bool {
 		resp, err := http.Get(b.url + "/healthz")
 		if err != nil {

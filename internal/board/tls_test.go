@@ -1,10 +1,8 @@
 package board
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,15 +15,7 @@ func TestServesTLSWithSecureCookies(t *testing.T) {
 	pki := mosquittotest.NewPKI(t) // its server certificate names 127.0.0.1
 	cfg := testConfig(t, "")
 	cfg.TLSCert, cfg.TLSKey = pki.ServerCert, pki.ServerKey
-	s, _ := newServer(t, cfg)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, l) }()
-	defer func() { cancel(); <-done }()
+	base := serveBoard(t, cfg).url
 
 	caPEM, err := os.ReadFile(pki.CA)
 	if err != nil {
@@ -34,7 +24,6 @@ func TestServesTLSWithSecureCookies(t *testing.T) {
 	roots := x509.NewCertPool()
 	roots.AppendCertsFromPEM(caPEM)
 	tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}
-	base := "https://" + l.Addr().String()
 	noRedirect := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := noRedirect.PostForm(base+"/login", url.Values{"user": {"alice"}, "password": {testPassword}})
 	if err != nil {
@@ -53,7 +42,7 @@ func TestServesTLSWithSecureCookies(t *testing.T) {
 	if resp.Header.Get("Strict-Transport-Security") == "" {
 		t.Error("no HSTS header over TLS")
 	}
-	cl, err := Login(ctx, base, "alice", testPassword, &http.Client{Transport: tr})
+	cl, err := Login(t.Context(), base, "alice", testPassword, &http.Client{Transport: tr})
 	if err != nil || cl.User() != "alice" {
 		t.Fatalf("board.Login over TLS: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -307,7 +308,7 @@ func (p *parser) row(d *Dataset, line string, cols []int, out, width int) error 
 			return p.errorf("field %d (%s): missing value", c+1, a.Name)
 		}
 		if a.Type == "nominal" {
-			j := indexOf(a.Values, v)
+			j := slices.Index(a.Values, v)
 			if j < 0 {
 				return p.errorf("field %d (%s): %q is not one of the declared values", c+1, a.Name, clip(v))
 			}
@@ -321,7 +322,7 @@ func (p *parser) row(d *Dataset, line string, cols []int, out, width int) error 
 		x[k] = n
 	}
 	label := f[out]
-	if indexOf(d.Attributes[out].Values, label) < 0 {
+	if slices.Index(d.Attributes[out].Values, label) < 0 {
 		return p.errorf("field %d (%s): class %q is not one of the declared values", out+1, d.Attributes[out].Name, clip(label))
 	}
 	d.X = append(d.X, x)
@@ -341,7 +342,7 @@ func (p *parser) positive(d *Dataset) error {
 			out = &d.Attributes[i]
 		}
 	}
-	if indexOf(out.Values, pos) < 0 {
+	if slices.Index(out.Values, pos) < 0 {
 		return fmt.Errorf("%w: %s: relation %q: class %q does not declare %q (and the relation has no entry in keel.PositiveLabels)",
 			ErrNoPositive, p.file, d.Name, d.Output, pos)
 	}
@@ -351,15 +352,6 @@ func (p *parser) positive(d *Dataset) error {
 		d.Y[i] = l == pos
 	}
 	return nil
-}
-
-func indexOf(xs []string, s string) int {
-	for i, x := range xs {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // clip shortens s for an error message.

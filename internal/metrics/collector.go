@@ -7,9 +7,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// desc builds the description of a metric named ictal_<name>.
+// descs are the descriptions of every metric below, in the order
+// declared: desc adds each, and Describe sends them all.
+var descs []*prometheus.Desc
+
+// desc builds the description of a metric named ictal_<name> and adds it
+// to descs.
 func desc(name, help string, labels ...string) *prometheus.Desc {
-	return prometheus.NewDesc("ictal_"+name, help, labels, nil)
+	d := prometheus.NewDesc("ictal_"+name, help, labels, nil)
+	descs = append(descs, d)
+	return d
 }
 
 // The metrics, by the part of the daemon they describe. The README's
@@ -58,10 +65,7 @@ type collector struct{ m *Metrics }
 
 // Describe implements prometheus.Collector.
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descBuild, descFrames, descGaps, descWindows, descSignal, descLag, descLastWindow, descHealthy,
-		descEvents, descSuppressed, descLabels, descUpdates, descEvicted, descBuffered, descBufferCap, descModelErrs, descSinkErrs,
-		descCheckpoints, descCkptFailures, descCkptTime, descDiskFree, descRecorded,
-		descMQTTConnected, descMQTTQueue, descMQTTPublished, descMQTTAcked, descMQTTDropped, descMQTTFeedback, descStoreDegraded, descStoreHeld} {
+	for _, d := range descs {
 		ch <- d
 	}
 }

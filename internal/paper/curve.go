@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 
 	"github.com/ictal/ictal/classifier"
@@ -142,9 +141,7 @@ func (opt CurveOptions) withDefaults() (CurveOptions, error) {
 	if opt.Points == 0 {
 		opt.Points = 10
 	}
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
+	opt.Workers = workers(opt.Workers)
 	for _, f := range opt.Fractions {
 		if !(f > 0 && f < 1) {
 			return opt, fmt.Errorf("paper: training fraction %g: want (0, 1)", f)

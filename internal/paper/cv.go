@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -102,9 +101,7 @@ func (o *CVOptions) defaults() error {
 	if !(o.Span >= 1) {
 		return fmt.Errorf("paper: span %g: want at least 1", o.Span)
 	}
-	if o.Workers <= 0 {
-		o.Workers = runtime.GOMAXPROCS(0)
-	}
+	o.Workers = workers(o.Workers)
 	if o.Folds < 2 {
 		return fmt.Errorf("paper: folds %d: want at least 2", o.Folds)
 	}
@@ -208,9 +205,9 @@ func (r *cvRun) plan() error {
 	r.folds = make([][][]int, len(r.data))
 	for di := range r.data {
 		d := &r.data[di]
-		p := d.Positives()
-		if p < r.opt.Folds || len(d.Y)-p < r.opt.Folds {
-			return fmt.Errorf("paper: data set %s: %d positives and %d negatives cannot fill %d stratified folds", d.Name, p, len(d.Y)-p, r.opt.Folds)
+		pos, neg := partition(d.Y)
+		if len(pos) < r.opt.Folds || len(neg) < r.opt.Folds {
+			return fmt.Errorf("paper: data set %s: %d positives and %d negatives cannot fill %d stratified folds", d.Name, len(pos), len(neg), r.opt.Folds)
 		}
 		r.folds[di] = StratifiedFolds(d.Y, r.opt.Folds, deriveSeed(r.opt.Seed, d.Name, "folds"))
 		for _, a := range r.opt.Algorithms {

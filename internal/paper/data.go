@@ -17,17 +17,6 @@ type Data struct {
 	Y    []bool
 }
 
-// Positives returns the number of positive rows.
-func (d *Data) Positives() int {
-	n := 0
-	for _, v := range d.Y {
-		if v {
-			n++
-		}
-	}
-	return n
-}
-
 // LoadData reads KEEL files; a path that is a folder stands for its .dat
 // files in name order. Data sets come back in the order given.
 func LoadData(paths []string) ([]Data, error) {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 
 	"github.com/ictal/ictal/classifier"
@@ -358,9 +357,7 @@ func (opt DriftOptions) withDefaults() (DriftOptions, error) {
 	if opt.Ratio == 0 {
 		opt.Ratio = 90
 	}
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
+	opt.Workers = workers(opt.Workers)
 	proto, err := SineProtocol{opt.Imbalance, opt.Minority, opt.Transition}.withDefaults()
 	if err != nil {
 		return opt, err

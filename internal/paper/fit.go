@@ -75,36 +75,37 @@ func makeSplit(X [][]float64, y []bool, train, test []int) split {
 // of the test rows. Online, the training rows are learned once each in a
 // random order drawn from cfg.Seed.
 func fitScore(cfg classifier.Config, mode string, s split) ([]float64, error) {
-	out := make([]float64, len(s.xte))
+	var m interface {
+		Score(x []float64) (float64, error)
+	}
 	switch mode {
 	case ModeBatch:
-		m, err := batch.Train(cfg, s.xtr, s.ytr)
+		b, err := batch.Train(cfg, s.xtr, s.ytr)
 		if err != nil {
 			return nil, err
 		}
-		for i, x := range s.xte {
-			if out[i], err = m.Score(x); err != nil {
-				return nil, err
-			}
-		}
+		m = b
 	case ModeOnline:
-		m, err := classifier.New(cfg)
+		o, err := classifier.New(cfg)
 		if err != nil {
 			return nil, err
 		}
 		rng := rand.New(rand.NewPCG(cfg.Seed, 0x6f72646572))
 		for _, i := range rng.Perm(len(s.xtr)) {
-			if err := m.Learn(s.xtr[i], s.ytr[i]); err != nil {
+			if err := o.Learn(s.xtr[i], s.ytr[i]); err != nil {
 				return nil, err
 			}
 		}
-		for i, x := range s.xte {
-			if out[i], err = m.Score(x); err != nil {
-				return nil, err
-			}
-		}
+		m = o
 	default:
 		return nil, fmt.Errorf("paper: mode %q: want online or batch", mode)
+	}
+	out := make([]float64, len(s.xte))
+	for i, x := range s.xte {
+		var err error
+		if out[i], err = m.Score(x); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -1,6 +1,18 @@
 package paper
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
+
+// workers returns how many goroutines an experiment's Workers option
+// asks for: n, or GOMAXPROCS when n is not positive.
+func workers(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
 
 // parallel calls fn(i) for i in [0, n) on up to workers goroutines and
 // returns the error of the lowest i that failed (so the error, like the

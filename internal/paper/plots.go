@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -352,7 +353,7 @@ func rocPlots(cv []CVRecord, dataset string) ([][]*plot.Plot, error) {
 			if err != nil {
 				return nil, err
 			}
-			c := plotutil.Color(indexOf(learners, r.Learner))
+			c := plotutil.Color(slices.Index(learners, r.Learner))
 			line.LineStyle.Color, sc.GlyphStyle.Color = c, c
 			sc.GlyphStyle.Radius = vg.Points(1.5)
 			if r.Mode == ModeBatch {
@@ -367,15 +368,6 @@ func rocPlots(cv []CVRecord, dataset string) ([][]*plot.Plot, error) {
 		grid[len(grid)-1][i%cols] = p
 	}
 	return grid, nil
-}
-
-func indexOf(xs []string, s string) int {
-	for i, x := range xs {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // curvePlots is Fig. AUCTrend: one panel per learner, AUC ± std against
