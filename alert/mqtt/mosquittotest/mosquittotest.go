@@ -44,6 +44,7 @@ type Broker struct {
 	conf string
 	port int
 	cmd  *exec.Cmd
+	done chan struct{} // closed when the running process has exited
 }
 
 // Tool returns the path of a mosquitto program ("mosquitto",
@@ -149,25 +150,31 @@ func (b *Broker) start(bin string) {
 	if err := b.cmd.Start(); err != nil {
 		b.t.Fatalf("mosquittotest: start %s: %v", bin, err)
 	}
-	cmd := b.cmd
+	cmd, done := b.cmd, make(chan struct{})
+	b.done = done
+	go func() { cmd.Wait(); close(done) }()
 	b.t.Cleanup(func() {
-		if cmd.ProcessState == nil {
+		select {
+		case <-done:
+		default:
 			cmd.Process.Kill()
-			cmd.Wait()
+			<-done
 		}
 		logf.Close()
 	})
-	deadline := time.Now().Add(10 * time.Second)
+	// Wait until it listens, or has exited (a bad configuration, a port
+	// taken): no deadline, so that a loaded machine only makes it slower.
 	for {
 		c, err := net.DialTimeout("tcp", b.Addr(), 100*time.Millisecond)
 		if err == nil {
 			c.Close()
 			return
 		}
-		if time.Now().After(deadline) {
-			b.t.Fatalf("mosquittotest: mosquitto did not start listening on %s: %v\n%s", b.Addr(), err, b.Log())
+		select {
+		case <-done:
+			b.t.Fatalf("mosquittotest: mosquitto exited before listening on %s (%v): %v\n%s", b.Addr(), cmd.ProcessState, err, b.Log())
+		case <-time.After(20 * time.Millisecond): // try again
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -190,7 +197,7 @@ func (b *Broker) URL(scheme string) string { return fmt.Sprintf("%s://%s", schem
 func (b *Broker) Stop() {
 	b.t.Helper()
 	b.cmd.Process.Signal(syscall.SIGTERM)
-	b.cmd.Wait()
+	<-b.done
 }
 
 // Restart starts the broker again with the same configuration and port.
