@@ -95,41 +95,10 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 	if feats == nil {
 		feats = features.AllFeatures()
 	}
-	if cfg.Features.Summaries {
-		return nil, fmt.Errorf("dayone: a per-channel model takes no summaries")
-	}
-	e, err := bonn.Extractor(cfg.Features)
+	// 1: the windows, normalised by the population.
+	tr, err := normalisedWindows(segs, cfg.Features, feats)
 	if err != nil {
 		return nil, err
-	}
-	vecs := make([][][]float64, len(segs))
-	y := make([]bool, len(segs))
-	var background [][]float64
-	npos, nneg := 0, 0
-	for i, s := range segs {
-		vecs[i], y[i] = bonn.Vectors(s.X, e), s.Ictal()
-		if y[i] {
-			npos += len(vecs[i])
-		} else {
-			nneg += len(vecs[i])
-			background = append(background, vecs[i]...)
-		}
-	}
-	if npos == 0 || nneg == 0 {
-		return nil, fmt.Errorf("dayone: %d ictal and %d other windows: a day-one model needs both", npos, nneg)
-	}
-	pop, err := features.Standard(feats, 1, background)
-	if err != nil {
-		return nil, err
-	}
-	base, err := features.NewBaseline(1, feats, pop)
-	if err != nil {
-		return nil, err
-	}
-	for i := range vecs {
-		for w, v := range vecs[i] {
-			vecs[i][w] = base.Normalise(make([]float64, len(v)), v)
-		}
 	}
 	mc := cfg.Model
 	mc.Features = len(feats)
@@ -137,114 +106,194 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 		mc.Algorithm = classifier.UOB
 	}
 	if mc.C == 0 && assumesRatio(mc.Algorithm) {
-		mc.C = math.Round(float64(nneg)/float64(npos)*100) / 100
+		mc.C = math.Round(float64(tr.nneg)/float64(tr.npos)*100) / 100
 	}
-	sc := pipeline.Scoring{PerChannel: true, Population: &pop, TopK: pipeline.DefaultTopK, Smooth: pipeline.DefaultSmooth, Slope: 1}
+	sc := pipeline.Scoring{PerChannel: true, Population: &tr.pop, TopK: pipeline.DefaultTopK, Smooth: pipeline.DefaultSmooth, Slope: 1}
 
 	// 2: out-of-fold smoothed margins, per segment in window order.
-	oof := make([][]float64, len(segs))
-	for k, test := range paper.StratifiedFolds(y, cfg.Folds, cfg.Seed) {
-		in := make([]bool, len(segs))
-		for _, i := range test {
-			in[i] = true
-		}
-		m, err := learnWindows(vecs, y, func(i int) bool { return !in[i] }, mc, cfg.Seed, uint64(k)+1)
-		if err != nil {
-			return nil, err
-		}
-		for _, i := range test {
-			if oof[i], err = smoothedMargins(m.(classifier.Grader), vecs[i], sc.Smooth); err != nil {
-				return nil, err
-			}
-		}
+	oof, err := outOfFold(tr, mc, cfg, sc.Smooth)
+	if err != nil {
+		return nil, err
 	}
 	var all []float64
 	var ally []bool
-	for i := range segs {
-		for _, m := range oof[i] {
-			all, ally = append(all, m), append(ally, y[i])
-		}
-	}
 	segMean := make([]float64, len(segs))
 	for i := range segs {
+		for _, m := range oof[i] {
+			all, ally = append(all, m), append(ally, tr.y[i])
+		}
 		for _, m := range oof[i] {
 			segMean[i] += m / float64(len(oof[i]))
 		}
 	}
-	d := &DayOne{OOFWindowAUC: paper.AUCScores(all, ally), OOFSegmentAUC: paper.AUCScores(segMean, y), Positives: npos, Windows: npos + nneg}
+	d := &DayOne{OOFWindowAUC: paper.AUCScores(all, ally), OOFSegmentAUC: paper.AUCScores(segMean, tr.y), Positives: tr.npos, Windows: tr.npos + tr.nneg}
 
 	// 3: calibration.
 	sc.Slope, sc.Intercept = fitLogistic(all, ally)
 	if !(sc.Slope > 0) {
 		return nil, fmt.Errorf("dayone: the out-of-fold margins do not rank the classes (calibration slope %v)", sc.Slope)
 	}
-	cal := func(m float64) float64 { return 1 / (1 + math.Exp(-(sc.Slope*m + sc.Intercept))) }
-
-	// 4: the decision rule.
 	scores := make([][]float64, len(segs))
-	var grid []float64
 	for i := range segs {
 		scores[i] = make([]float64, len(oof[i]))
 		for w, m := range oof[i] {
-			scores[i][w] = cal(m)
-		}
-		grid = append(grid, scores[i]...)
-	}
-	slices.Sort(grid)
-	grid = slices.Compact(grid)
-	type choice struct {
-		th         float64
-		k, n       int
-		sens       float64
-		fa         int
-		ok, picked bool
-	}
-	var best choice
-	nIctal := 0
-	for i := range segs {
-		if y[i] {
-			nIctal++
+			scores[i][w] = 1 / (1 + math.Exp(-(sc.Slope*m + sc.Intercept)))
 		}
 	}
-	for _, r := range rules {
-		for gi := 0; gi < len(grid); gi += max(1, len(grid)/2000) {
-			th := grid[gi]
-			if th >= 1 {
-				continue
-			}
-			rule := alert.DetectorConfig{Threshold: th, K: r[0], N: r[1]}
-			det, fa := 0, 0
-			for i := range segs {
-				if alerts(rule, scores[i]) {
-					if y[i] {
-						det++
-					} else {
-						fa++
-					}
-				}
-			}
-			c := choice{th: th, k: r[0], n: r[1], sens: float64(det) / float64(nIctal), fa: fa, ok: true}
-			if c.sens < cfg.Sensitivity {
-				continue
-			}
-			if !best.ok || c.fa < best.fa || c.fa == best.fa && (c.sens > best.sens || c.sens == best.sens && (c.n < best.n || c.n == best.n && c.th > best.th)) {
-				best = c
-			}
-		}
-	}
+
+	// 4: the decision rule.
+	best, nIctal := chooseRule(scores, tr.y, cfg.Sensitivity)
 	if !best.ok {
 		return nil, fmt.Errorf("dayone: no decision rule reaches sensitivity %v on the training segments", cfg.Sensitivity)
 	}
-	d.Rule = alert.DetectorConfig{Threshold: best.th, K: best.k, N: best.n}
+	d.Rule = best.rule
 	d.RuleSensitivity, d.RuleFalseAlarms, d.Negatives = best.sens, best.fa, len(segs)-nIctal
 	d.PredictedFAPerDay = float64(best.fa) / float64(d.Negatives) * 86400 / (bonn.SegmentSamples / bonn.Rate)
 
 	// 5: the model.
-	if d.Model, err = learnWindows(vecs, y, func(int) bool { return true }, mc, cfg.Seed, 0); err != nil {
+	if d.Model, err = learnWindows(tr.vecs, tr.y, func(int) bool { return true }, mc, cfg.Seed, 0); err != nil {
 		return nil, err
 	}
 	d.Scoring = sc
 	return d, nil
+}
+
+// training is the training segments' windows, normalised by their
+// population.
+type training struct {
+	vecs       [][][]float64 // per segment, per window
+	y          []bool        // per segment: ictal
+	pop        features.Population
+	npos, nneg int // ictal and other windows
+}
+
+// normalisedWindows extracts every segment's windows (one channel), takes
+// the population from the non-ictal ones (features.Standard), and
+// normalises every window by it: the baseline a new patient starts from.
+func normalisedWindows(segs []bonn.Segment, fc features.Config, feats []features.Feature) (training, error) {
+	if fc.Summaries {
+		return training{}, fmt.Errorf("dayone: a per-channel model takes no summaries")
+	}
+	e, err := bonn.Extractor(fc)
+	if err != nil {
+		return training{}, err
+	}
+	tr := training{vecs: make([][][]float64, len(segs)), y: make([]bool, len(segs))}
+	var background [][]float64
+	for i, s := range segs {
+		tr.vecs[i], tr.y[i] = bonn.Vectors(s.X, e), s.Ictal()
+		if tr.y[i] {
+			tr.npos += len(tr.vecs[i])
+		} else {
+			tr.nneg += len(tr.vecs[i])
+			background = append(background, tr.vecs[i]...)
+		}
+	}
+	if tr.npos == 0 || tr.nneg == 0 {
+		return training{}, fmt.Errorf("dayone: %d ictal and %d other windows: a day-one model needs both", tr.npos, tr.nneg)
+	}
+	if tr.pop, err = features.Standard(feats, 1, background); err != nil {
+		return training{}, err
+	}
+	base, err := features.NewBaseline(1, feats, tr.pop)
+	if err != nil {
+		return training{}, err
+	}
+	for i := range tr.vecs {
+		for w, v := range tr.vecs[i] {
+			tr.vecs[i][w] = base.Normalise(make([]float64, len(v)), v)
+		}
+	}
+	return tr, nil
+}
+
+// outOfFold returns every segment's out-of-fold margins in window order,
+// smoothed over smooth windows: a model of mc learns the other folds'
+// windows (stratified folds of cfg) and grades the fold's.
+func outOfFold(tr training, mc classifier.Config, cfg DayOneConfig, smooth int) ([][]float64, error) {
+	oof := make([][]float64, len(tr.vecs))
+	for k, test := range paper.StratifiedFolds(tr.y, cfg.Folds, cfg.Seed) {
+		in := make([]bool, len(tr.vecs))
+		for _, i := range test {
+			in[i] = true
+		}
+		m, err := learnWindows(tr.vecs, tr.y, func(i int) bool { return !in[i] }, mc, cfg.Seed, uint64(k)+1)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range test {
+			if oof[i], err = smoothedMargins(m.(classifier.Grader), tr.vecs[i], smooth); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return oof, nil
+}
+
+// ruleChoice is a decision rule with what it did on the training
+// segments: the fraction of ictal segments it alerted in, and the number
+// of others it alerted in.
+type ruleChoice struct {
+	rule alert.DetectorConfig
+	sens float64
+	fa   int
+	ok   bool
+}
+
+// better reports whether c is preferred to b: fewer false-alarm segments,
+// then a higher sensitivity, a shorter N, a higher threshold.
+func (c ruleChoice) better(b ruleChoice) bool {
+	if !b.ok || c.fa != b.fa {
+		return !b.ok || c.fa < b.fa
+	}
+	if c.sens != b.sens {
+		return c.sens > b.sens
+	}
+	if c.rule.N != b.rule.N {
+		return c.rule.N < b.rule.N
+	}
+	return c.rule.Threshold > b.rule.Threshold
+}
+
+// chooseRule runs every threshold (the calibrated scores seen, every
+// len/2000-th of them when there are more) and every K of N in rules over
+// every segment's scores, and returns, among the rules that alert in at
+// least minSens of the ictal segments, the best one (ruleChoice.better;
+// ok false when none reaches minSens), with the number of ictal segments.
+func chooseRule(scores [][]float64, y []bool, minSens float64) (ruleChoice, int) {
+	var grid []float64
+	nIctal := 0
+	for i, sc := range scores {
+		grid = append(grid, sc...)
+		if y[i] {
+			nIctal++
+		}
+	}
+	slices.Sort(grid)
+	grid = slices.Compact(grid)
+	var best ruleChoice
+	for _, r := range rules {
+		for gi := 0; gi < len(grid); gi += max(1, len(grid)/2000) {
+			if grid[gi] >= 1 {
+				continue
+			}
+			c := ruleChoice{rule: alert.DetectorConfig{Threshold: grid[gi], K: r[0], N: r[1]}, ok: true}
+			det := 0
+			for i := range scores {
+				if alerts(c.rule, scores[i]) {
+					if y[i] {
+						det++
+					} else {
+						c.fa++
+					}
+				}
+			}
+			if c.sens = float64(det) / float64(nIctal); c.sens >= minSens && c.better(best) {
+				best = c
+			}
+		}
+	}
+	return best, nIctal
 }
 
 // assumesRatio reports whether an algorithm's default C is a class ratio
