@@ -198,23 +198,13 @@ func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model cl
 	var pub *mqtt.Publisher
 	var clin *demoClinician
 	if o.MQTTListen != "" {
-		var boardConn mqtt.Connection
 		var stop func()
-		if pub, boardConn, stop, err = demoMQTT(ctx, o, out, log); err != nil {
+		if pub, clin, stop, err = o.startWard(ctx, mon, out, log); err != nil {
 			return eval.Summary{}, 0, err
 		}
 		defer stop()
 		sinks = append(sinks, pub)
-		if o.BoardListen != "" {
-			b, err := startDemoBoard(ctx, o, boardConn, out, log)
-			if err != nil {
-				return eval.Summary{}, 0, err
-			}
-			defer b.stop()
-			clin = &demoClinician{ctx: ctx, board: b, seizures: mon.Intervals(), out: out, changed: make(chan struct{})}
-			if o.clinicianBlind {
-				clin.seizures = nil
-			}
+		if clin != nil {
 			sinks = append(sinks, clin)
 		}
 	}
@@ -230,18 +220,8 @@ func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model cl
 	}
 	stopForwarding := func() {}
 	if pub != nil {
-		fctx, cancel := context.WithCancel(ctx)
-		forwarded := make(chan struct{})
-		stopForwarding = func() { cancel(); <-forwarded }
+		stopForwarding = forwardDemoLabels(ctx, pub, mp, clin, log)
 		defer stopForwarding()
-		var seen interface{ labelled() }
-		if clin != nil {
-			seen = clin
-		}
-		go func() {
-			defer close(forwarded)
-			forwardLabels(fctx, pub, mp, log, seen)
-		}()
 	}
 	if err := mp.Run(ctx); err != nil {
 		return eval.Summary{}, 0, err
@@ -265,6 +245,48 @@ func (o DemoOptions) monitor(ctx context.Context, fcfg features.Config, model cl
 		}
 	}
 	return eval.Match(mon.Intervals(), printer.events(), o.Duration), annotated, nil
+}
+
+// startWard starts, for the monitored recording mon, the embedded MQTT
+// broker and the publisher of its alerts and, with BoardListen, the ward
+// board and the simulated clinician who judges mon's alerts on it (nil
+// without). stop ends them, the board first; on an error, startWard has
+// stopped what it started.
+func (o DemoOptions) startWard(ctx context.Context, mon *synth.Patient, out io.Writer, log *slog.Logger) (pub *mqtt.Publisher, clin *demoClinician, stop func(), err error) {
+	pub, boardConn, stopMQTT, err := demoMQTT(ctx, o, out, log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if o.BoardListen == "" {
+		return pub, nil, stopMQTT, nil
+	}
+	b, err := startDemoBoard(ctx, o, boardConn, out, log)
+	if err != nil {
+		stopMQTT()
+		return nil, nil, nil, err
+	}
+	clin = &demoClinician{ctx: ctx, board: b, seizures: mon.Intervals(), out: out, changed: make(chan struct{})}
+	if o.clinicianBlind {
+		clin.seizures = nil
+	}
+	return pub, clin, func() { b.stop(); stopMQTT() }, nil
+}
+
+// forwardDemoLabels forwards the feedback pub receives to mp, each label
+// handed over counted by clin (when not nil), until stop is called.
+// stop waits for the forwarding to end; calling it again does nothing.
+func forwardDemoLabels(ctx context.Context, pub *mqtt.Publisher, mp *pipeline.Pipeline, clin *demoClinician, log *slog.Logger) (stop func()) {
+	fctx, cancel := context.WithCancel(ctx)
+	forwarded := make(chan struct{})
+	var seen interface{ labelled() }
+	if clin != nil {
+		seen = clin
+	}
+	go func() {
+		defer close(forwarded)
+		forwardLabels(fctx, pub, mp, log, seen)
+	}()
+	return func() { cancel(); <-forwarded }
 }
 
 // refuseLabels answers every feedback message pub receives with a

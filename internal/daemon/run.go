@@ -8,11 +8,15 @@ import (
 	"os"
 	"time"
 
+	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/features"
 	"github.com/ictal/ictal/internal/journal"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
+	"github.com/ictal/ictal/internal/record"
 )
 
 // Options are what the caller of Run adds to the configuration.
@@ -52,86 +56,46 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	if err != nil {
 		return err
 	}
-	want, err := modelfile.Describe(fcfg, info)
+	model, meta, err := modelFor(cfg, fcfg, info, opt.Program, log)
 	if err != nil {
 		return err
 	}
-	model, meta, from, err := LoadModel(cfg.Checkpoint.Path, cfg.Classifier.Model, cfg.ClassifierConfig(want.Features.Dim), want, log)
+	out, err := openOutputs(ctx, cfg, opt, log)
 	if err != nil {
 		return err
 	}
-	meta.Program = opt.Program
-	if meta.Program == "" {
-		meta.Program = "ictald"
-	}
-	mc := model.Config()
-	log.Info("model", slog.String("from", from), slog.String("algorithm", string(mc.Algorithm)), slog.String("learner", string(mc.Learner)),
-		slog.Int("features", mc.Features), slog.Int("members", mc.Members))
-
-	sinks := append([]alert.Sink(nil), opt.Sinks...)
-	pub, stopMQTT, err := startMQTT(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer stopMQTT()
-	if pub != nil {
-		sinks = append(sinks, pub)
-	}
-	if j, err := jsonLines(cfg.Output); err != nil {
-		return err
-	} else if j != nil {
-		defer j.Close() // flushes
-		sinks = append(sinks, j)
-	}
-	rec, err := openRecorder(cfg, opt.Program, log)
-	if err != nil {
-		return err
-	}
-	if rec != nil {
-		defer rec.Close() // after Run: the stop annotation, the file closed
-		sinks = append(sinks, rec)
-	}
+	defer out.close()
 	hooks := pipeline.Hooks{Ready: opt.Ready, Window: opt.Window}
-	met, stopMetrics, err := startMetrics(ctx, cfg, pub, opt, log)
+	met, stopMetrics, err := startMetrics(ctx, cfg, out.pub, opt, log)
 	if err != nil {
 		return err
 	}
 	defer stopMetrics()
 	if met != nil {
 		hooks.Window = bothWindows(opt.Window, met.Window)
-		if rec != nil {
-			met.SetRecorder(rec)
+		if out.rec != nil {
+			met.SetRecorder(out.rec)
 		}
 	}
-	var p *pipeline.Pipeline
+	var ckpt *checkpointer
 	if cfg.Checkpoint.Path != "" {
-		path := cfg.Checkpoint.Path
-		hooks.Checkpoint = func(m classifier.Model) error {
-			start := time.Now()
-			meta.Created = start.UTC()
-			if meta.PerChannel() { // the patient's baseline goes with the model
-				sc := *meta.Scoring
-				sc.Baseline = p.Baseline()
-				meta.Scoring = &sc
-			}
-			if err := modelfile.WriteFile(path, meta, m); err != nil {
-				return err
-			}
-			log.Debug("checkpoint written", slog.String("path", path), slog.Duration("took", time.Since(start)))
-			return nil
-		}
+		ckpt = &checkpointer{path: cfg.Checkpoint.Path, meta: meta, log: log}
+		hooks.Checkpoint = ckpt.write
 	}
 	pc := cfg.PipelineConfig()
 	pc.Rules = opt.Rules
 	pc = meta.Configure(pc) // a per-channel model's scoring; its rule where [decision] leaves the default
-	p, err = pipeline.New(src, fcfg, model, pc, sinks, hooks, log)
+	p, err := pipeline.New(src, fcfg, model, pc, out.sinks, hooks, log)
 	if err != nil {
 		return err
 	}
-	if pub != nil {
+	if ckpt != nil {
+		ckpt.p = p
+	}
+	if out.pub != nil {
 		fctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		go forwardLabels(fctx, pub, p, log, nil)
+		go forwardLabels(fctx, out.pub, p, log, nil)
 	}
 	log.Info("running", slog.String("source", cfg.Source.Type), slog.Int("channels", len(info.Channels)),
 		slog.Float64("rate", info.Rate), slog.Int("features", p.Dim()), slog.String("site", cfg.Site.Site), slog.String("bed", cfg.Site.Bed))
@@ -141,6 +105,108 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 		slog.Int64("events", st.Events), slog.Int64("learned_pos", st.LearnedPos), slog.Int64("learned_neg", st.LearnedNeg),
 		slog.Int64("checkpoints", st.Checkpoints), slog.Int64("checkpoint_errors", st.CheckpointErrs))
 	return err
+}
+
+// modelFor loads the model for features fcfg of a source described by
+// info (LoadModel: the checkpoint, else the bootstrap model, else a new
+// one), logs which, and returns it with the metadata its checkpoints are
+// written with, naming program (default "ictald").
+func modelFor(cfg *Config, fcfg features.Config, info acquire.Info, program string, log *slog.Logger) (classifier.Model, modelfile.Meta, error) {
+	want, err := modelfile.Describe(fcfg, info)
+	if err != nil {
+		return nil, modelfile.Meta{}, err
+	}
+	model, meta, from, err := LoadModel(cfg.Checkpoint.Path, cfg.Classifier.Model, cfg.ClassifierConfig(want.Features.Dim), want, log)
+	if err != nil {
+		return nil, modelfile.Meta{}, err
+	}
+	meta.Program = program
+	if meta.Program == "" {
+		meta.Program = "ictald"
+	}
+	mc := model.Config()
+	log.Info("model", slog.String("from", from), slog.String("algorithm", string(mc.Algorithm)), slog.String("learner", string(mc.Learner)),
+		slog.Int("features", mc.Features), slog.Int("members", mc.Members))
+	return model, meta, nil
+}
+
+// outputs are the sinks Run feeds: Options.Sinks, then the MQTT publisher
+// (pub, nil without [mqtt]), the JSON-lines output and the session
+// recorder (rec), each when configured.
+type outputs struct {
+	sinks []alert.Sink
+	pub   *mqtt.Publisher
+	rec   *record.Recorder
+	stops []func() // in the order opened
+}
+
+// openOutputs starts the outputs cfg configures besides opt.Sinks. On an
+// error it has closed those it had opened.
+func openOutputs(ctx context.Context, cfg *Config, opt Options, log *slog.Logger) (*outputs, error) {
+	o := &outputs{sinks: append([]alert.Sink(nil), opt.Sinks...)}
+	pub, stopMQTT, err := startMQTT(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	o.stops = append(o.stops, stopMQTT)
+	if pub != nil {
+		o.pub = pub
+		o.sinks = append(o.sinks, pub)
+	}
+	j, err := jsonLines(cfg.Output)
+	if err != nil {
+		o.close()
+		return nil, err
+	}
+	if j != nil {
+		o.stops = append(o.stops, func() { j.Close() }) // flushes
+		o.sinks = append(o.sinks, j)
+	}
+	rec, err := openRecorder(cfg, opt.Program, log)
+	if err != nil {
+		o.close()
+		return nil, err
+	}
+	if rec != nil {
+		o.rec = rec
+		o.stops = append(o.stops, func() { rec.Close() }) // the stop annotation, the file closed
+		o.sinks = append(o.sinks, rec)
+	}
+	return o, nil
+}
+
+// close closes the outputs in the reverse order of opening: the recorder
+// first, the MQTT connection last.
+func (o *outputs) close() {
+	for i := len(o.stops) - 1; i >= 0; i-- {
+		o.stops[i]()
+	}
+}
+
+// checkpointer writes the pipeline's checkpoints (Hooks.Checkpoint) to
+// path with meta, stamped with the time written and, for a per-channel
+// model, carrying the patient's baseline from p.
+type checkpointer struct {
+	path string
+	meta modelfile.Meta
+	p    *pipeline.Pipeline // set once the pipeline is built
+	log  *slog.Logger
+}
+
+// write writes m's checkpoint.
+func (c *checkpointer) write(m classifier.Model) error {
+	start := time.Now()
+	c.meta.Created = start.UTC()
+	if c.meta.PerChannel() { // the patient's baseline goes with the model
+		sc := *c.meta.Scoring
+		sc.Baseline = c.p.Baseline()
+		c.meta.Scoring = &sc
+	}
+	if err := modelfile.WriteFile(c.path, c.meta, m); err != nil {
+		return err
+	}
+	c.log.Debug("checkpoint written", slog.String("path", c.path), slog.Duration("took", time.Since(start)))
+	return nil
 }
 
 // ParseLevel maps a log.level value to a slog level (info by default).

@@ -19,72 +19,24 @@ import (
 // OpenSource opens the configured source, paced when source.speed is set.
 func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.Source, error) {
 	var src acquire.Source
+	var err error
 	switch s.Type {
 	case "synth":
-		cfg := synth.DefaultConfig()
-		cfg.Channels, cfg.Rate, cfg.Seizures, cfg.Seed = s.Channels, s.Rate, s.Seizures, s.Seed
-		cfg.Duration = time.Duration(s.Duration)
-		// A live simulation starts now, so its time stamps (and those of
-		// its alerts and of clinicians' feedback) are current.
-		cfg.Start = time.Now().UTC().Truncate(time.Second)
-		if cfg.Duration == 0 {
-			cfg.Duration = 24 * time.Hour
-		}
-		p, err := synth.New(cfg)
-		if err != nil {
-			return nil, keyed(err)
-		}
-		src = p
+		src, err = openSynth(s)
 		if s.Speed == 0 {
 			s.Speed = 1 // a simulated patient is live unless told otherwise
 		}
 	case "file", "edf":
-		o := &recording.Opts{Board: s.Board}
-		if s.Seizure != "" {
-			re, err := regexp.Compile(s.Seizure)
-			if err != nil {
-				return nil, fieldErr("source.seizure_regexp", "%v", err)
-			}
-			o.Seizure = re
-		}
-		r, format, err := recording.Open(s.Path, o)
-		if err != nil {
-			return nil, fieldErr("source.path", "%v", err)
-		}
-		log.Info("recording", slog.String("path", s.Path), slog.String("format", string(format)))
-		if src, err = selectEEG(r, s, log); err != nil {
-			return nil, err
-		}
+		src, err = openRecording(s, log)
 	case "openbci":
-		o := openbci.DefaultOpts
-		o.Daisy, o.Reset, o.Logger = s.Daisy, s.Reset, log
-		if s.Gain != 0 {
-			n := 8
-			if s.Daisy {
-				n = 16
-			}
-			o.Gains = make([]int, n)
-			for i := range o.Gains {
-				o.Gains[i] = s.Gain
-			}
-		}
-		b, err := openbci.Open(ctx, s.Port, &o)
-		if err != nil {
-			return nil, fmt.Errorf("source (openbci %s): %w", s.Port, err)
-		}
-		src = b
+		src, err = openOpenBCI(ctx, s, log)
 	case "ads1299":
-		o := ads1299.DefaultOpts
-		if s.Rate != 0 {
-			o.Rate = s.Rate
-		}
-		d, err := ads1299.Open(ads1299.Wiring{SPI: s.SPI, DRDY: s.DRDY, Reset: s.ResetPin, Start: s.StartPin}, &o)
-		if err != nil {
-			return nil, fmt.Errorf("source (ads1299 %s): %w", s.SPI, err)
-		}
-		src = d
+		src, err = openADS1299(s)
 	default:
-		return nil, fieldErr("source.type", "%q: unknown", s.Type)
+		err = fieldErr("source.type", "%q: unknown", s.Type)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if len(s.Labels) > 0 {
 		l, err := acquire.Relabel(src, s.Labels)
@@ -102,6 +54,81 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		src = &pacedLabeled{Paced: acquire.NewPaced(ctx, src, speed)}
 	}
 	return src, nil
+}
+
+// openSynth opens the simulated patient source.channels, source.rate,
+// source.seizures and source.seed describe, source.duration long
+// (default a day).
+func openSynth(s SourceConfig) (acquire.Source, error) {
+	cfg := synth.DefaultConfig()
+	cfg.Channels, cfg.Rate, cfg.Seizures, cfg.Seed = s.Channels, s.Rate, s.Seizures, s.Seed
+	cfg.Duration = time.Duration(s.Duration)
+	// A live simulation starts now, so its time stamps (and those of
+	// its alerts and of clinicians' feedback) are current.
+	cfg.Start = time.Now().UTC().Truncate(time.Second)
+	if cfg.Duration == 0 {
+		cfg.Duration = 24 * time.Hour
+	}
+	p, err := synth.New(cfg)
+	if err != nil {
+		return nil, keyed(err)
+	}
+	return p, nil
+}
+
+// openRecording opens the recording at source.path, its seizures marked
+// by source.seizure_regexp, and keeps its EEG channels (selectEEG).
+func openRecording(s SourceConfig, log *slog.Logger) (acquire.Source, error) {
+	o := &recording.Opts{Board: s.Board}
+	if s.Seizure != "" {
+		re, err := regexp.Compile(s.Seizure)
+		if err != nil {
+			return nil, fieldErr("source.seizure_regexp", "%v", err)
+		}
+		o.Seizure = re
+	}
+	r, format, err := recording.Open(s.Path, o)
+	if err != nil {
+		return nil, fieldErr("source.path", "%v", err)
+	}
+	log.Info("recording", slog.String("path", s.Path), slog.String("format", string(format)))
+	return selectEEG(r, s, log)
+}
+
+// openOpenBCI opens the OpenBCI Cyton (with the Daisy: 16 channels) on
+// source.port, every channel at source.gain when it is set.
+func openOpenBCI(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.Source, error) {
+	o := openbci.DefaultOpts
+	o.Daisy, o.Reset, o.Logger = s.Daisy, s.Reset, log
+	if s.Gain != 0 {
+		n := 8
+		if s.Daisy {
+			n = 16
+		}
+		o.Gains = make([]int, n)
+		for i := range o.Gains {
+			o.Gains[i] = s.Gain
+		}
+	}
+	b, err := openbci.Open(ctx, s.Port, &o)
+	if err != nil {
+		return nil, fmt.Errorf("source (openbci %s): %w", s.Port, err)
+	}
+	return b, nil
+}
+
+// openADS1299 opens the ADS1299 wired as source.spi, source.drdy,
+// source.reset_pin and source.start_pin say, at source.rate when it is set.
+func openADS1299(s SourceConfig) (acquire.Source, error) {
+	o := ads1299.DefaultOpts
+	if s.Rate != 0 {
+		o.Rate = s.Rate
+	}
+	d, err := ads1299.Open(ads1299.Wiring{SPI: s.SPI, DRDY: s.DRDY, Reset: s.ResetPin, Start: s.StartPin}, &o)
+	if err != nil {
+		return nil, fmt.Errorf("source (ads1299 %s): %w", s.SPI, err)
+	}
+	return d, nil
 }
 
 // selectEEG keeps the EEG channels of a recording (source.select, else

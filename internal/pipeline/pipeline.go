@@ -147,48 +147,82 @@ func New(src acquire.Source, fcfg features.Config, model classifier.Model, cfg C
 		labelC: make(chan alert.Label, 64),
 		now:    time.Now,
 	}
-	p.sinks = newSinks(sinks, log, &p.stats.SinkErrors)
+	if err := p.wireStages(det, sinks, fcfg.Step); err != nil {
+		return nil, err
+	}
+	if err := p.wireLearning(fcfg.Step); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// wireStages builds the stages after the scorer: the sinks, signal-quality
+// and artifact gating, the channel ranking, the alerts' evidence and the
+// events det decides. step is the features' step (0: the default).
+func (p *Pipeline) wireStages(det *alert.Detector, sinks []alert.Sink, step time.Duration) error {
+	c, labels := p.cfg, p.channels
+	p.sinks = newSinks(sinks, p.log, &p.stats.SinkErrors)
 	p.frames = frameSinks(sinks)
-	p.qual = newQuality(len(labels), ext.Window(), c.Quality.FlatMicrovolts)
+	p.qual = newQuality(len(labels), p.ext.Window(), c.Quality.FlatMicrovolts)
 	if !c.Artifact.Off {
-		if p.art, err = newArtifacts(c.Artifact, ext, labels, fcfg.Step); err != nil {
-			return nil, err
+		var err error
+		if p.art, err = newArtifacts(c.Artifact, p.ext, labels, step); err != nil {
+			return err
 		}
 	}
-	p.rank = newRanking(ext, labels, c.TopChannels)
-	p.rank.byScore = sc.top
+	p.rank = newRanking(p.ext, labels, c.TopChannels)
+	p.rank.byScore = p.sc.top
 	if len(p.sinks.evidence) > 0 {
-		p.evid = newEvidence(labels, info.Rate, &p.sinks, p.wall)
+		p.evid = newEvidence(labels, p.info.Rate, &p.sinks, p.wall)
 	}
-	p.ev = &events{det: det, rules: c.Rules, site: c.Site, bed: c.Bed, algorithm: string(model.Config().Algorithm),
-		rank: p.rank, sinks: &p.sinks, log: log, wall: p.wall, count: &p.stats.Events, suppressed: &p.stats.Suppressed}
+	p.ev = &events{det: det, rules: c.Rules, site: c.Site, bed: c.Bed, algorithm: string(p.model.Config().Algorithm),
+		rank: p.rank, sinks: &p.sinks, log: p.log, wall: p.wall, count: &p.stats.Events, suppressed: &p.stats.Suppressed}
 	if p.evid != nil {
 		p.ev.onAlert = p.evid.alert
 	}
+	return nil
+}
+
+// wireLearning sets up what the learning mode learns from: the source's
+// annotations (LearnAnnotations) or the late-label buffer
+// (LearnFeedback). step is the features' step (0: the default).
+func (p *Pipeline) wireLearning(step time.Duration) error {
+	c := p.cfg
 	switch c.Learning.Mode {
 	case LearnAnnotations:
-		lab, ok := src.(acquire.Labeled)
+		lab, ok := p.src.(acquire.Labeled)
 		if !ok {
-			return nil, fmt.Errorf("%w: learning.mode annotations needs a source with annotations (a recording or the simulated patient)", ErrConfig)
+			return fmt.Errorf("%w: learning.mode annotations needs a source with annotations (a recording or the simulated patient)", ErrConfig)
 		}
 		p.annot = newIntervalSet(lab.Intervals())
 	case LearnFeedback:
-		step := fcfg.Step
-		if step == 0 {
-			step = features.DefaultStep
+		n, err := bufferWindows(c.Learning.Buffer, step, p.ext.Dim())
+		if err != nil {
+			return err
 		}
-		n := int(c.Learning.Buffer/step) + 1
-		if bytes := int64(n) * int64(ext.Dim()) * 8; bytes > MaxBufferBytes {
-			fits := time.Duration(MaxBufferBytes/(8*int64(ext.Dim()))-1) * step
-			return nil, &ConfigError{"learning.buffer", c.Learning.Buffer, fmt.Sprintf("keeps %d windows of %d features, %.1f MiB: more than %d MiB; at most %v with these features",
-				n, ext.Dim(), float64(bytes)/(1<<20), MaxBufferBytes>>20, fits)}
-		}
-		p.late = &lateLabels{buf: newRing(n, ext.Dim()), in: p.labelC,
+		p.late = &lateLabels{buf: newRing(n, p.ext.Dim()), in: p.labelC,
 			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, maxInterval: c.Learning.MaxInterval,
 			grace: c.Learning.Grace, events: p.ev, offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, wall: p.wall,
-			train: p.train, ack: p.ack, stats: &p.stats, log: log, stopping: p.stopping}
+			train: p.train, ack: p.ack, stats: &p.stats, log: p.log, stopping: p.stopping}
 	}
-	return p, nil
+	return nil
+}
+
+// bufferWindows returns how many windows of dim features, one per step
+// (0: the default), the late-label buffer keeps to cover buffer; a
+// ConfigError on learning.buffer when they would take more than
+// MaxBufferBytes.
+func bufferWindows(buffer, step time.Duration, dim int) (int, error) {
+	if step == 0 {
+		step = features.DefaultStep
+	}
+	n := int(buffer/step) + 1
+	if bytes := int64(n) * int64(dim) * 8; bytes > MaxBufferBytes {
+		fits := time.Duration(MaxBufferBytes/(8*int64(dim))-1) * step
+		return 0, &ConfigError{"learning.buffer", buffer, fmt.Sprintf("keeps %d windows of %d features, %.1f MiB: more than %d MiB; at most %v with these features",
+			n, dim, float64(bytes)/(1<<20), MaxBufferBytes>>20, fits)}
+	}
+	return n, nil
 }
 
 // uniqueLabels makes channel labels distinct for feature names (recordings
