@@ -16,22 +16,29 @@ type Relabeled struct {
 	info Info
 }
 
+// LabelsError is Relabel's error: Reason says what is wrong with the
+// labels ("2 labels for 8 channels").
+type LabelsError struct{ Reason string }
+
+func (e *LabelsError) Error() string { return "acquire: " + e.Reason }
+
 // Relabel returns src with channel i labelled labels[i]. There must be one
-// non-empty label per channel and no label twice.
+// non-empty label per channel and no label twice; the error otherwise is a
+// *LabelsError.
 func Relabel(src Source, labels []string) (*Relabeled, error) {
 	info := src.Info()
 	if len(labels) != len(info.Channels) {
-		return nil, fmt.Errorf("acquire: %d labels for %d channels", len(labels), len(info.Channels))
+		return nil, &LabelsError{fmt.Sprintf("%d labels for %d channels", len(labels), len(info.Channels))}
 	}
 	info.Channels = slices.Clone(info.Channels)
 	seen := make(map[string]int, len(labels))
 	for i, l := range labels {
 		l = strings.TrimSpace(l)
 		if l == "" {
-			return nil, fmt.Errorf("acquire: label %d is empty", i+1)
+			return nil, &LabelsError{fmt.Sprintf("label %d is empty", i+1)}
 		}
 		if j, ok := seen[l]; ok {
-			return nil, fmt.Errorf("acquire: label %q given for channels %d and %d", l, j+1, i+1)
+			return nil, &LabelsError{fmt.Sprintf("label %q given for channels %d and %d", l, j+1, i+1)}
 		}
 		seen[l] = i
 		info.Channels[i].Label = l

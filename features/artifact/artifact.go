@@ -62,6 +62,22 @@ type Config struct {
 // ErrConfig is wrapped by New's errors.
 var ErrConfig = errors.New("artifact: invalid config")
 
+// ConfigError is New's error for a setting out of range: Field names it
+// as a configuration file does ("muscle_rise_db", "warmup"), Value is the
+// value given, Reason what is wanted. It wraps ErrConfig.
+type ConfigError struct {
+	Field  string
+	Value  any
+	Reason string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("%v: %s %v: %s", ErrConfig, e.Field, e.Value, e.Reason)
+}
+
+// Unwrap returns ErrConfig.
+func (e *ConfigError) Unwrap() error { return ErrConfig }
+
 func (c Config) withDefaults() (Config, error) {
 	orDefault(&c.MuscleRise, DefaultMuscleRise)
 	orDefault(&c.EyeRise, DefaultEyeRise)
@@ -73,15 +89,15 @@ func (c Config) withDefaults() (Config, error) {
 		v    float64
 	}{{"muscle_rise_db", c.MuscleRise}, {"eye_rise_db", c.EyeRise}, {"step_rise_db", c.StepRise}, {"step_floor_microvolts", c.StepFloor}} {
 		if !(f.v > 0 && f.v < 1000) {
-			return c, fmt.Errorf("%w: %s %g: want a value in (0, 1000)", ErrConfig, f.name, f.v)
+			return c, &ConfigError{f.name, f.v, "want a value in (0, 1000)"}
 		}
 	}
 	orDefault(&c.Warmup, DefaultWarmup)
 	if c.Warmup > time.Hour {
-		return c, fmt.Errorf("%w: warmup %v: want at most 1h (negative: none)", ErrConfig, c.Warmup)
+		return c, &ConfigError{"warmup", c.Warmup, "want at most 1h (negative: none)"}
 	}
 	if c.Settle < time.Second || c.Settle > 24*time.Hour {
-		return c, fmt.Errorf("%w: settle %v: want 1s to 24h", ErrConfig, c.Settle)
+		return c, &ConfigError{"settle", c.Settle, "want 1s to 24h"}
 	}
 	return c, nil
 }

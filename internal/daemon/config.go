@@ -308,7 +308,7 @@ func (c *Config) Validate() error {
 	}
 	if a := c.PipelineConfig().Artifact; !a.Off {
 		if _, err := artifact.New(a, nil, time.Second); err != nil {
-			return fieldErr("artifact", "%v", strings.TrimPrefix(err.Error(), artifact.ErrConfig.Error()+": "))
+			return keyed(err)
 		}
 	}
 	if c.Learning.Mode == pipeline.LearnAnnotations && c.Source.Type != "file" && c.Source.Type != "edf" && c.Source.Type != "synth" {
@@ -485,8 +485,11 @@ func keyed(err error) error {
 		me *mqtt.ConfigError
 		fe *features.ConfigError
 		se *synth.ConfigError
+		ae *artifact.ConfigError
 	)
 	switch {
+	case errors.As(err, &ae): // its fields are the file's keys already
+		return fieldErr("artifact."+ae.Field, "%v: %s", ae.Value, ae.Reason)
 	case errors.As(err, &ce):
 		return keyErr("classifier."+ce.Field, ce.Value, ce.Reason)
 	case errors.As(err, &de):

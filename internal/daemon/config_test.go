@@ -99,6 +99,8 @@ func TestTOMLKeys(t *testing.T) {
 		{"[checkpoint]\nevery = \"1ms\"\n", "checkpoint.every: 1ms"},
 		{"[learning]\nmax_interval = \"2h\"\n", "learning.max_interval: 2h0m0s: exceeds learning.buffer"},
 		{"[learning]\ngrace = \"-1s\"\n", "learning.grace: -1s"},
+		{"[artifact]\nmuscle_rise_db = -3.0\n", "artifact.muscle_rise_db: -3: want a value in (0, 1000)"},
+		{"[artifact]\nsettle = \"100ms\"\n", "artifact.settle: 100ms: want 1s to 24h"},
 		{"[mqtt]\nbroker = \"embedded\"\nstore_dir = \"/tmp/x\"\nfeedback_burst = -1\n", "mqtt.feedback_burst: -1"},
 		{"[mqtt]\nbroker = \"embedded\"\nstore_dir = \"/tmp/x\"\nfeedback_global_every = \"-1s\"\n", "mqtt.feedback_global_every: -1s"},
 	}

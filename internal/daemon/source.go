@@ -2,10 +2,10 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/ictal/ictal/acquire"
@@ -42,7 +42,11 @@ func OpenSource(ctx context.Context, s SourceConfig, log *slog.Logger) (acquire.
 		l, err := acquire.Relabel(src, s.Labels)
 		if err != nil {
 			src.Close()
-			return nil, fieldErr("source.labels", "%v", strings.TrimPrefix(err.Error(), "acquire: "))
+			var le *acquire.LabelsError
+			if errors.As(err, &le) {
+				return nil, fieldErr("source.labels", "%s", le.Reason)
+			}
+			return nil, fieldErr("source.labels", "%v", err)
 		}
 		src = l
 	}
