@@ -154,48 +154,15 @@ func LoadWithLearner(data []byte, mk LearnerFactory) (Ensemble, error) {
 
 // load is Load (mk nil) or LoadWithLearner.
 func load(data []byte, mk LearnerFactory) (*ensemble, error) {
-	if len(data) < len(checkpointMagic)+8+4 {
-		return nil, fmt.Errorf("%w: %d bytes is too short for a checkpoint", ErrCorrupt, len(data))
-	}
-	if string(data[:len(checkpointMagic)]) != checkpointMagic {
-		return nil, fmt.Errorf("%w: bad magic %q at byte 0", ErrCorrupt, data[:len(checkpointMagic)])
-	}
-	body := data[:len(data)-4]
-	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(data[len(body):]); got != want {
-		return nil, fmt.Errorf("%w: checksum %08x, stored %08x (truncated or damaged)", ErrCorrupt, got, want)
+	body, err := checkpointBody(data)
+	if err != nil {
+		return nil, err
 	}
 	d := &decoder{buf: body, off: len(checkpointMagic)}
-	version := d.u64("version")
-	if version != 1 && version != 2 {
-		return nil, fmt.Errorf("%w: version %d (this build reads 1 and %d)", ErrVersion, version, checkpointVersion)
+	c, err := decodeConfig(d)
+	if err != nil {
+		return nil, err
 	}
-	var c Config
-	c.Algorithm = Algorithm(d.str("algorithm"))
-	c.Learner = LearnerName(d.str("learner"))
-	ints := [4]uint64{}
-	for i := range ints {
-		ints[i] = d.u64("config")
-	}
-	c.Seed = d.u64("seed")
-	c.C, c.CP, c.CN, c.Beta = d.f64("C"), d.f64("CP"), d.f64("CN"), d.f64("Beta")
-	if version == 2 {
-		at := d.off
-		flags := d.u64("option flags")
-		if d.err == nil && (flags == 0 || flags&^flagLiteralVote != 0) {
-			d.off = at
-			d.fail(fmt.Sprintf("option flags %#x: want a known flag set (version 1 has none)", flags))
-		}
-		c.LiteralVote = flags&flagLiteralVote != 0
-	}
-	if d.err != nil {
-		return nil, d.err
-	}
-	for _, v := range ints {
-		if v > 1<<31 {
-			return nil, fmt.Errorf("%w: configuration value %d out of range", ErrCorrupt, v)
-		}
-	}
-	c.Features, c.Members, c.Neighbors, c.Memory = int(ints[0]), int(ints[1]), int(ints[2]), int(ints[3])
 	eff, a, ns, err := c.validate(mk != nil)
 	if err != nil {
 		// Damage, or a setting beyond this build's limits (MaxCost,
@@ -227,35 +194,107 @@ func load(data []byte, mk LearnerFactory) (*ensemble, error) {
 		e = newEnsemble(c, a, ns, func(m int) learner { return ls[m] })
 		e.factory = mk
 	}
+	if err := e.decodeState(d); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// checkpointBody checks a checkpoint's length, magic and CRC-32C and
+// returns everything before the checksum.
+func checkpointBody(data []byte) ([]byte, error) {
+	if len(data) < len(checkpointMagic)+8+4 {
+		return nil, fmt.Errorf("%w: %d bytes is too short for a checkpoint", ErrCorrupt, len(data))
+	}
+	if string(data[:len(checkpointMagic)]) != checkpointMagic {
+		return nil, fmt.Errorf("%w: bad magic %q at byte 0", ErrCorrupt, data[:len(checkpointMagic)])
+	}
+	body := data[:len(data)-4]
+	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(data[len(body):]); got != want {
+		return nil, fmt.Errorf("%w: checksum %08x, stored %08x (truncated or damaged)", ErrCorrupt, got, want)
+	}
+	return body, nil
+}
+
+// decodeConfig reads the version and the configuration that follows the
+// magic. It checks their encoding only; the caller validates the
+// settings.
+func decodeConfig(d *decoder) (Config, error) {
+	var c Config
+	version := d.u64("version")
+	if version != 1 && version != 2 {
+		return c, fmt.Errorf("%w: version %d (this build reads 1 and %d)", ErrVersion, version, checkpointVersion)
+	}
+	c.Algorithm = Algorithm(d.str("algorithm"))
+	c.Learner = LearnerName(d.str("learner"))
+	ints := [4]uint64{}
+	for i := range ints {
+		ints[i] = d.u64("config")
+	}
+	c.Seed = d.u64("seed")
+	c.C, c.CP, c.CN, c.Beta = d.f64("C"), d.f64("CP"), d.f64("CN"), d.f64("Beta")
+	if version == 2 {
+		at := d.off
+		flags := d.u64("option flags")
+		if d.err == nil && (flags == 0 || flags&^flagLiteralVote != 0) {
+			d.off = at
+			d.fail(fmt.Sprintf("option flags %#x: want a known flag set (version 1 has none)", flags))
+		}
+		c.LiteralVote = flags&flagLiteralVote != 0
+	}
+	if d.err != nil {
+		return c, d.err
+	}
+	for _, v := range ints {
+		if v > 1<<31 {
+			return c, fmt.Errorf("%w: configuration value %d out of range", ErrCorrupt, v)
+		}
+	}
+	c.Features, c.Members, c.Neighbors, c.Memory = int(ints[0]), int(ints[1]), int(ints[2]), int(ints[3])
+	return c, nil
+}
+
+// decodeState reads what follows the configuration into e, built for
+// that configuration: the example counts, each member and the SMOTE
+// memory, which must end the body exactly.
+func (e *ensemble) decodeState(d *decoder) error {
 	e.examples = d.u64("examples")
 	e.nPos = d.nonNeg("n+")
 	e.nNeg = d.nonNeg("n-")
 	for m := range e.members {
-		mb := &e.members[m]
-		for _, p := range []*float64{&mb.sc, &mb.sw, &mb.tp, &mb.tn, &mb.fp, &mb.fn, &mb.sum, &mb.pos, &mb.neg, &mb.lambda, &mb.rate, &mb.smoteRate} {
-			*p = d.nonNeg(fmt.Sprintf("member %d running sum", m))
-		}
-		mb.trained = d.u64("draw count")
-		mb.synthetic = d.u64("draw count")
-		mb.rng.decode(d)
-		if d.err != nil {
-			return nil, d.err
-		}
-		if err := mb.h.decode(d); err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				err = fmt.Errorf("%w: %v", ErrCorrupt, err)
-			}
-			return nil, fmt.Errorf("member %d learner: %w", m, err)
+		if err := e.members[m].decode(d, m); err != nil {
+			return err
 		}
 	}
 	if e.mem != nil {
 		e.mem.decode(d)
 	}
 	if d.err != nil {
-		return nil, d.err
+		return d.err
 	}
-	if d.off != len(body) {
-		return nil, fmt.Errorf("%w: %d unexpected bytes at byte %d", ErrCorrupt, len(body)-d.off, d.off)
+	if d.off != len(d.buf) {
+		return fmt.Errorf("%w: %d unexpected bytes at byte %d", ErrCorrupt, len(d.buf)-d.off, d.off)
 	}
-	return e, nil
+	return nil
+}
+
+// decode reads member m's running sums, draw counts, random stream and
+// learner state.
+func (mb *member) decode(d *decoder, m int) error {
+	for _, p := range []*float64{&mb.sc, &mb.sw, &mb.tp, &mb.tn, &mb.fp, &mb.fn, &mb.sum, &mb.pos, &mb.neg, &mb.lambda, &mb.rate, &mb.smoteRate} {
+		*p = d.nonNeg(fmt.Sprintf("member %d running sum", m))
+	}
+	mb.trained = d.u64("draw count")
+	mb.synthetic = d.u64("draw count")
+	mb.rng.decode(d)
+	if d.err != nil {
+		return d.err
+	}
+	if err := mb.h.decode(d); err != nil {
+		if !errors.Is(err, ErrCorrupt) {
+			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		return fmt.Errorf("member %d learner: %w", m, err)
+	}
+	return nil
 }

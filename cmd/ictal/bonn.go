@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -44,6 +45,37 @@ type bonnReport struct {
 // choose the mode as before (-concat, -concat-eval, -train/-test, else cv).
 var bonnModes = []string{"cv", "train-test", "concat", "concat-eval", "feedback-eval", "day-one"}
 
+// bonnFlags are the flags of `ictal bonn`.
+type bonnFlags struct {
+	data, task         string
+	folds              int
+	trainDir, testDir  string
+	concat, concatEval bool
+	out                string
+	minutes, rate      float64
+	plotDir, half      string
+	fb                 feedbackFlags
+	mf                 modelFlags
+}
+
+// add defines the flags on fs.
+func (f *bonnFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&f.data, "data", "", "folder with the sets Z O N F S as subfolders")
+	fs.StringVar(&f.task, "task", "", "S-Z, S-F or S-all (default: all three)")
+	fs.IntVar(&f.folds, "folds", 5, "cross-validation folds (segments, stratified)")
+	fs.StringVar(&f.trainDir, "train", "", "train on this folder's segments (same layout) …")
+	fs.StringVar(&f.testDir, "test", "", "… and test on this folder's")
+	fs.BoolVar(&f.concat, "concat", false, "write a continuous EDF+ recording spliced from segments (-o)")
+	fs.BoolVar(&f.concatEval, "concat-eval", false, "splice a training and a test recording from disjoint segments and replay them through the pipeline")
+	fs.StringVar(&f.out, "o", "", "-concat: EDF+ file to write; -concat-eval: folder for the two recordings (default: a temporary one)")
+	fs.Float64Var(&f.minutes, "minutes", 60, "-concat, -concat-eval, feedback-eval: length of a recording (feedback-eval: 180 unless given)")
+	fs.Float64Var(&f.rate, "seizure-rate", 0.05, "-concat: probability that a 23.6 s slot is ictal")
+	fs.StringVar(&f.plotDir, "plot", "", "write figures (PNG) into this folder: ROC curves of the tasks, or score traces of -concat-eval")
+	fs.StringVar(&f.half, "half", "", "concat, day-one: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings (or a quarter, a half of a half: aa, ab, ba, bb)")
+	f.fb.add(fs)
+	f.mf.add(fs)
+}
+
 // runBonn implements `ictal bonn [cv|train-test|concat|concat-eval|feedback-eval] [flags]`.
 func runBonn(args []string, stdout, stderr io.Writer) error {
 	mode := ""
@@ -51,79 +83,78 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 		mode, args = args[0], args[1:]
 	}
 	fs := newFlags("bonn "+mode, "usage: ictal bonn [cv] -data DIR [-task S-Z|S-F|S-all] [-folds 5] [-seed 1]\n       ictal bonn train-test -train DIR -test DIR [-task …]\n       ictal bonn concat -data DIR -o FILE.edf [-minutes 60] [-seizure-rate 0.05] [-half a|b] [-seed 1]\n       ictal bonn concat-eval -data DIR [-o DIR] [-minutes 60]\n       ictal bonn feedback-eval -data DIR [-minutes 180] [-seed N | -seeds 1-5] [-train-half a] [-test-half b] [-mark-delay 3m] [-text] [-plot DIR]\n       ictal bonn day-one -data DIR -o FILE.model [-half a|b] [-task S-F] [-seed 1]\n(the flags -concat and -concat-eval still choose those modes without a subcommand)\n\nThe Bonn benchmark through ictal's features (2 s windows, step 1 s) and an\nonline ensemble learning windows one at a time. Folds split segments, never\nwindows; a segment's score is the mean of its windows' scores. Prints one\nJSON line per task. See internal/eval/README.md.", stderr)
-	data := fs.String("data", "", "folder with the sets Z O N F S as subfolders")
-	task := fs.String("task", "", "S-Z, S-F or S-all (default: all three)")
-	folds := fs.Int("folds", 5, "cross-validation folds (segments, stratified)")
-	trainDir := fs.String("train", "", "train on this folder's segments (same layout) …")
-	testDir := fs.String("test", "", "… and test on this folder's")
-	concat := fs.Bool("concat", false, "write a continuous EDF+ recording spliced from segments (-o)")
-	concatEval := fs.Bool("concat-eval", false, "splice a training and a test recording from disjoint segments and replay them through the pipeline")
-	out := fs.String("o", "", "-concat: EDF+ file to write; -concat-eval: folder for the two recordings (default: a temporary one)")
-	minutes := fs.Float64("minutes", 60, "-concat, -concat-eval, feedback-eval: length of a recording (feedback-eval: 180 unless given)")
-	rate := fs.Float64("seizure-rate", 0.05, "-concat: probability that a 23.6 s slot is ictal")
-	plotDir := fs.String("plot", "", "write figures (PNG) into this folder: ROC curves of the tasks, or score traces of -concat-eval")
-	half := fs.String("half", "", "concat, day-one: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings (or a quarter, a half of a half: aa, ab, ba, bb)")
-	var fb feedbackFlags
-	fb.add(fs)
-	var mf modelFlags
-	mf.add(fs)
+	var f bonnFlags
+	f.add(fs)
 	if err := parseArgs(fs, args, 0, "unexpected arguments"); err != nil {
 		return err
 	}
 	switch mode {
 	case "concat":
-		*concat = true
+		f.concat = true
 	case "concat-eval":
-		*concatEval = true
+		f.concatEval = true
 	case "day-one":
-		return writeDayOne(*data, *out, *half, *task, &mf, stdout)
+		return writeDayOne(f.data, f.out, f.half, f.task, &f.mf, stdout)
 	case "feedback-eval":
-		return feedbackEvaluate(fs, *data, *plotDir, *rate, fb, &mf, stdout, stderr)
+		return feedbackEvaluate(fs, f.data, f.plotDir, f.rate, f.fb, &f.mf, stdout, stderr)
 	case "train-test":
-		if *trainDir == "" || *testDir == "" {
+		if f.trainDir == "" || f.testDir == "" {
 			return errors.New("train-test needs -train and -test")
 		}
 	case "cv":
-		if *trainDir != "" || *testDir != "" || *concat || *concatEval {
+		if f.trainDir != "" || f.testDir != "" || f.concat || f.concatEval {
 			return errors.New("cv takes -data only: -train, -test, -concat and -concat-eval choose other modes")
 		}
 	}
-	cfg := bonn.Config{Folds: *folds, Seed: mf.seed, Model: mf.classifierConfig(0), Features: mf.features(), Threshold: mf.threshold}
 	enc := json.NewEncoder(stdout)
 	switch {
-	case *concat || *concatEval:
-		if *data == "" {
-			return errors.New("-data is required")
-		}
-		d := time.Duration(*minutes * float64(time.Minute))
-		if *concat {
-			if *out == "" {
-				return errors.New("-concat needs -o FILE.edf")
-			}
-			return writeConcat(*data, *out, *half, bonn.ConcatConfig{Duration: d, SeizureRate: *rate, Seed: mf.seed}, enc)
-		}
-		return concatEvaluate(*data, *out, *plotDir, bonn.ConcatConfig{Duration: d, SeizureRate: *rate, Seed: mf.seed}, &mf, enc, stderr)
-	case *trainDir != "" || *testDir != "":
-		if *trainDir == "" || *testDir == "" {
+	case f.concat || f.concatEval:
+		return f.splice(enc, stderr)
+	case f.trainDir != "" || f.testDir != "":
+		if f.trainDir == "" || f.testDir == "" {
 			return errors.New("-train and -test go together")
 		}
-	case *data == "":
+	case f.data == "":
 		fs.Usage()
 		return errors.New("-data (or -train and -test) is required")
 	}
-	tasks := bonn.TaskNames
-	if *task != "" {
-		if _, ok := bonn.Tasks[*task]; !ok {
-			return fmt.Errorf("-task %q: want S-Z, S-F or S-all", *task)
-		}
-		tasks = []string{*task}
+	return f.evaluate(enc)
+}
+
+// splice runs -concat (writeConcat into -o) or -concat-eval
+// (concatEvaluate) on the segments under -data.
+func (f *bonnFlags) splice(enc *json.Encoder, stderr io.Writer) error {
+	if f.data == "" {
+		return errors.New("-data is required")
 	}
-	curves, err := runTasks(tasks, *data, *trainDir, *testDir, cfg, &mf, enc)
+	cc := bonn.ConcatConfig{Duration: time.Duration(f.minutes * float64(time.Minute)), SeizureRate: f.rate, Seed: f.mf.seed}
+	if f.concat {
+		if f.out == "" {
+			return errors.New("-concat needs -o FILE.edf")
+		}
+		return writeConcat(f.data, f.out, f.half, cc, enc)
+	}
+	return concatEvaluate(f.data, f.out, f.plotDir, cc, &f.mf, enc, stderr)
+}
+
+// evaluate runs the task of -task (all three without it) by
+// cross-validation on -data or by -train and -test (runTasks), and plots
+// their ROC curves into -plot.
+func (f *bonnFlags) evaluate(enc *json.Encoder) error {
+	tasks := bonn.TaskNames
+	if f.task != "" {
+		if _, ok := bonn.Tasks[f.task]; !ok {
+			return fmt.Errorf("-task %q: want S-Z, S-F or S-all", f.task)
+		}
+		tasks = []string{f.task}
+	}
+	cfg := bonn.Config{Folds: f.folds, Seed: f.mf.seed, Model: f.mf.classifierConfig(0), Features: f.mf.features(), Threshold: f.mf.threshold}
+	curves, err := runTasks(tasks, f.data, f.trainDir, f.testDir, cfg, &f.mf, enc)
 	if err != nil {
 		return err
 	}
-	if *plotDir != "" {
-		return bonn.PlotROC(filepath.Join(*plotDir, "bonn_roc.png"), curves)
+	if f.plotDir != "" {
+		return bonn.PlotROC(filepath.Join(f.plotDir, "bonn_roc.png"), curves)
 	}
 	return nil
 }

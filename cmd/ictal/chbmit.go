@@ -263,45 +263,17 @@ func (c *chbmitCase) fold(ctx context.Context, i int, log *slog.Logger) (chbmitR
 // overall line: the same output for any number of workers. The first
 // error (in that order) stops the others and is returned.
 func evaluateCases(ctx context.Context, cases []*chbmitCase, workers int, log *slog.Logger, out chbmitOutput, progress io.Writer) error {
-	type job struct {
-		c    *chbmitCase
-		i    int
-		rec  chbmitRecord
-		t    chbmit.Tally
-		err  error
-		done chan struct{}
-	}
-	var jobs []*job
+	var jobs []*foldJob
 	for _, c := range cases {
 		for i := range c.files {
-			jobs = append(jobs, &job{c: c, i: i, done: make(chan struct{})})
+			jobs = append(jobs, &foldJob{c: c, i: i, done: make(chan struct{})})
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { cancel(); wg.Wait() }()
-	next := make(chan *job)
-	for range min(workers, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				if j.err = ctx.Err(); j.err == nil {
-					j.rec, j.t, j.err = j.c.fold(ctx, j.i, log)
-				}
-				close(j.done)
-			}
-		}()
-	}
-	go func() { // every job is handed out: the loop below waits for each
-		for _, j := range jobs {
-			next <- j
-		}
-		close(next)
-	}()
-	var all, patient chbmit.Tally
-	var sens, faDay []float64
-	var skipped [2]int // records, seizures
+	wait := runFolds(ctx, jobs, workers, log)
+	defer func() { cancel(); wait() }()
+	var tot chbmitTotals
+	var patient chbmit.Tally
 	for k, j := range jobs {
 		<-j.done
 		if j.err != nil {
@@ -315,38 +287,109 @@ func evaluateCases(ctx context.Context, cases []*chbmitCase, workers int, log *s
 		if j.i < len(j.c.files)-1 {
 			continue
 		}
-		p := chbmitPatient{Type: "patient", Patient: j.c.Name, Channels: j.c.channels, Left: append([]string{}, j.c.left...), chbmitScore: scoreOf(patient)}
-		for _, f := range j.c.skipped {
-			sk := chbmitSkipped{Type: "skipped", Patient: j.c.Name, File: f.Name, Seizures: len(f.Seizures),
-				Reason: fmt.Sprintf("its montage lacks %d of the %d channels used: %s", len(f.Lacks(j.c.channels)), len(j.c.channels), strings.Join(f.Lacks(j.c.channels), " "))}
-			if err := out.skipped(sk); err != nil {
-				return err
-			}
-			p.SkippedRecords++
-			p.SkippedSeizures += sk.Seizures
+		p, err := j.c.patientLine(patient, out)
+		if err != nil {
+			return err
 		}
 		if err := out.patient(p); err != nil {
 			return err
 		}
-		skipped[0] += p.SkippedRecords
-		skipped[1] += p.SkippedSeizures
-		if s := patient.Sensitivity(); !math.IsNaN(s) {
-			sens = append(sens, s)
-		}
-		faDay = append(faDay, patient.FalseAlarmsPerDay())
-		all.Add(patient)
+		tot.add(p, patient)
 		patient = chbmit.Tally{}
 	}
-	o := chbmitOverall{Type: "overall", Patients: len(cases), chbmitScore: scoreOf(all)}
-	o.SkippedRecords, o.SkippedSeizures = skipped[0], skipped[1]
-	if len(sens) > 0 {
-		o.MeanSensitivity = finite(mean(sens))
+	return out.overall(tot.overall(len(cases)))
+}
+
+// foldJob is record i of case c held out (chbmitCase.fold); its results
+// are set when done is closed.
+type foldJob struct {
+	c    *chbmitCase
+	i    int
+	rec  chbmitRecord
+	t    chbmit.Tally
+	err  error
+	done chan struct{}
+}
+
+// runFolds hands the jobs out in order to workers goroutines (at most one
+// per job), which run each and close its done; a job handed out after ctx
+// ends gets ctx's error instead. Every job is handed out, so the caller
+// waits for each job's done in turn, or cancels ctx to finish the rest at
+// once; wait returns when the workers have ended.
+func runFolds(ctx context.Context, jobs []*foldJob, workers int, log *slog.Logger) (wait func()) {
+	var wg sync.WaitGroup
+	next := make(chan *foldJob)
+	for range min(workers, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				if j.err = ctx.Err(); j.err == nil {
+					j.rec, j.t, j.err = j.c.fold(ctx, j.i, log)
+				}
+				close(j.done)
+			}
+		}()
 	}
-	if len(faDay) > 0 {
-		slices.Sort(faDay)
-		o.MedianFAPerDay = finite((faDay[(len(faDay)-1)/2] + faDay[len(faDay)/2]) / 2)
+	go func() { // every job is handed out: the caller waits for each, or cancels
+		for _, j := range jobs {
+			next <- j
+		}
+		close(next)
+	}()
+	return wg.Wait
+}
+
+// patientLine gives out the "skipped" line of each record of the case
+// that was skipped, and returns the case's "patient" line with t, the
+// pooled scores of its held-out records.
+func (c *chbmitCase) patientLine(t chbmit.Tally, out chbmitOutput) (chbmitPatient, error) {
+	p := chbmitPatient{Type: "patient", Patient: c.Name, Channels: c.channels, Left: append([]string{}, c.left...), chbmitScore: scoreOf(t)}
+	for _, f := range c.skipped {
+		sk := chbmitSkipped{Type: "skipped", Patient: c.Name, File: f.Name, Seizures: len(f.Seizures),
+			Reason: fmt.Sprintf("its montage lacks %d of the %d channels used: %s", len(f.Lacks(c.channels)), len(c.channels), strings.Join(f.Lacks(c.channels), " "))}
+		if err := out.skipped(sk); err != nil {
+			return p, err
+		}
+		p.SkippedRecords++
+		p.SkippedSeizures += sk.Seizures
 	}
-	return out.overall(o)
+	return p, nil
+}
+
+// chbmitTotals adds the patients up into the "overall" line.
+type chbmitTotals struct {
+	all chbmit.Tally
+	// sens holds each patient's sensitivity where it is defined, faDay
+	// each patient's false alarms per 24 h.
+	sens, faDay                     []float64
+	skippedRecords, skippedSeizures int
+}
+
+// add counts patient p, whose held-out records scored t.
+func (s *chbmitTotals) add(p chbmitPatient, t chbmit.Tally) {
+	s.skippedRecords += p.SkippedRecords
+	s.skippedSeizures += p.SkippedSeizures
+	if x := t.Sensitivity(); !math.IsNaN(x) {
+		s.sens = append(s.sens, x)
+	}
+	s.faDay = append(s.faDay, t.FalseAlarmsPerDay())
+	s.all.Add(t)
+}
+
+// overall returns the "overall" line of the patients added, of whom
+// there are patients.
+func (s *chbmitTotals) overall(patients int) chbmitOverall {
+	o := chbmitOverall{Type: "overall", Patients: patients, chbmitScore: scoreOf(s.all)}
+	o.SkippedRecords, o.SkippedSeizures = s.skippedRecords, s.skippedSeizures
+	if len(s.sens) > 0 {
+		o.MeanSensitivity = finite(mean(s.sens))
+	}
+	if len(s.faDay) > 0 {
+		slices.Sort(s.faDay)
+		o.MedianFAPerDay = finite((s.faDay[(len(s.faDay)-1)/2] + s.faDay[len(s.faDay)/2]) / 2)
+	}
+	return o
 }
 
 func mean(x []float64) float64 {

@@ -87,12 +87,7 @@ func quoteCut(p []byte, n int) string {
 func describe(kind string, payload []byte) (string, error) {
 	switch kind {
 	case "evidence":
-		ev, err := alert.ParseEvidence(payload)
-		if err != nil {
-			return "", err
-		}
-		secs := float64(len(ev.Samples[0])) / ev.Rate
-		return fmt.Sprintf("evidence for alert %s: %s, %.1f s at %g Hz", ev.AlertID, strings.Join(ev.Channels, ","), secs, ev.Rate), nil
+		return describeEvidence(payload)
 	case "feedback/ack":
 		a, err := alert.ParseAck(payload)
 		if err != nil {
@@ -100,88 +95,130 @@ func describe(kind string, payload []byte) (string, error) {
 		}
 		return describeAck(a), nil
 	}
-	var m contractMessage
-	if !utf8.Valid(payload) {
-		return "", fmt.Errorf("not UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	if err := dec.Decode(&m); err != nil {
-		return "", fmt.Errorf("invalid JSON: %v", err)
-	}
-	if m.V == nil || *m.V != 1 {
-		return "", fmt.Errorf(`"v" is not 1`)
+	m, err := parseContract(payload)
+	if err != nil {
+		return "", err
 	}
 	switch kind {
 	case "alert", "end":
-		if m.ID == "" {
-			return "", fmt.Errorf(`no "id"`)
-		}
-		onset, err := clock(m.Onset)
-		if err != nil {
-			return "", fmt.Errorf(`"onset": %v`, err)
-		}
-		if m.End != nil {
-			end, err := clock(*m.End)
-			if err != nil {
-				return "", fmt.Errorf(`"end": %v`, err)
-			}
-			return fmt.Sprintf("seizure ended  onset %s  end %s  (id %s)", onset, end, m.ID), nil
-		}
-		if m.Score == nil {
-			return "", fmt.Errorf(`no "score"`)
-		}
-		chans := strings.Join(m.Channels, ",")
-		if chans == "" {
-			chans = "-"
-		}
-		return fmt.Sprintf("SEIZURE ALERT  onset %s  score %.2f  channels %s  (%s, id %s)", onset, *m.Score, chans, m.Algorithm, m.ID), nil
+		return describeAlert(m)
 	case "status":
-		switch m.State {
-		case "offline":
-			return "status OFFLINE: monitor not connected", nil
-		case "online", "signal-lost", "electrode-off", "artifact":
-			since, err := clock(m.Since)
-			if err != nil {
-				return "", fmt.Errorf(`"since": %v`, err)
-			}
-			switch m.State {
-			case "online":
-				return "status online since " + since, nil
-			case "artifact": // not scored: the kind and channels say why
-				what := m.Artifact
-				if len(m.Channels) > 0 {
-					what += " on " + strings.Join(m.Channels, ",")
-				}
-				return "status ARTIFACT (" + what + ") since " + since, nil
-			}
-			return "status " + strings.ToUpper(m.State) + " since " + since, nil
-		}
-		return "", fmt.Errorf("unknown state %q", m.State)
+		return describeStatus(m)
 	case "score":
-		if m.Score == nil {
-			return "", fmt.Errorf(`no "score"`)
-		}
-		t, err := clock(m.T)
-		if err != nil {
-			return "", fmt.Errorf(`"t": %v`, err)
-		}
-		return "score " + strconv.FormatFloat(*m.Score, 'f', 3, 64) + " at " + t, nil
+		return describeScore(m)
 	case "feedback":
-		if m.AlertID != "" {
-			return "feedback: alert " + m.AlertID + " " + m.Verdict, nil
-		}
-		s, err1 := clock(m.Start)
-		var end string
-		if m.End != nil {
-			end = *m.End
-		}
-		e, err2 := clock(end)
-		if err1 != nil || err2 != nil {
-			return "", fmt.Errorf("neither a verdict nor an interval")
-		}
-		return "feedback: " + m.Label + " from " + s + " to " + e, nil
+		return describeFeedback(m)
 	}
 	return "", fmt.Errorf("unknown topic kind %q", kind)
+}
+
+// describeEvidence renders the raw EEG published with an alert.
+func describeEvidence(payload []byte) (string, error) {
+	ev, err := alert.ParseEvidence(payload)
+	if err != nil {
+		return "", err
+	}
+	secs := float64(len(ev.Samples[0])) / ev.Rate
+	return fmt.Sprintf("evidence for alert %s: %s, %.1f s at %g Hz", ev.AlertID, strings.Join(ev.Channels, ","), secs, ev.Rate), nil
+}
+
+// parseContract decodes a JSON payload of the contract, which must be
+// UTF-8 and of version 1.
+func parseContract(payload []byte) (*contractMessage, error) {
+	var m contractMessage
+	if !utf8.Valid(payload) {
+		return nil, fmt.Errorf("not UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if m.V == nil || *m.V != 1 {
+		return nil, fmt.Errorf(`"v" is not 1`)
+	}
+	return &m, nil
+}
+
+// describeAlert renders an alert, or the end of its seizure when m has
+// an "end".
+func describeAlert(m *contractMessage) (string, error) {
+	if m.ID == "" {
+		return "", fmt.Errorf(`no "id"`)
+	}
+	onset, err := clock(m.Onset)
+	if err != nil {
+		return "", fmt.Errorf(`"onset": %v`, err)
+	}
+	if m.End != nil {
+		end, err := clock(*m.End)
+		if err != nil {
+			return "", fmt.Errorf(`"end": %v`, err)
+		}
+		return fmt.Sprintf("seizure ended  onset %s  end %s  (id %s)", onset, end, m.ID), nil
+	}
+	if m.Score == nil {
+		return "", fmt.Errorf(`no "score"`)
+	}
+	chans := strings.Join(m.Channels, ",")
+	if chans == "" {
+		chans = "-"
+	}
+	return fmt.Sprintf("SEIZURE ALERT  onset %s  score %.2f  channels %s  (%s, id %s)", onset, *m.Score, chans, m.Algorithm, m.ID), nil
+}
+
+// describeStatus renders the monitor's state.
+func describeStatus(m *contractMessage) (string, error) {
+	switch m.State {
+	case "offline":
+		return "status OFFLINE: monitor not connected", nil
+	case "online", "signal-lost", "electrode-off", "artifact":
+		since, err := clock(m.Since)
+		if err != nil {
+			return "", fmt.Errorf(`"since": %v`, err)
+		}
+		switch m.State {
+		case "online":
+			return "status online since " + since, nil
+		case "artifact": // not scored: the kind and channels say why
+			what := m.Artifact
+			if len(m.Channels) > 0 {
+				what += " on " + strings.Join(m.Channels, ",")
+			}
+			return "status ARTIFACT (" + what + ") since " + since, nil
+		}
+		return "status " + strings.ToUpper(m.State) + " since " + since, nil
+	}
+	return "", fmt.Errorf("unknown state %q", m.State)
+}
+
+// describeScore renders a window's score.
+func describeScore(m *contractMessage) (string, error) {
+	if m.Score == nil {
+		return "", fmt.Errorf(`no "score"`)
+	}
+	t, err := clock(m.T)
+	if err != nil {
+		return "", fmt.Errorf(`"t": %v`, err)
+	}
+	return "score " + strconv.FormatFloat(*m.Score, 'f', 3, 64) + " at " + t, nil
+}
+
+// describeFeedback renders a clinician's feedback: a verdict on an alert
+// or a labelled interval.
+func describeFeedback(m *contractMessage) (string, error) {
+	if m.AlertID != "" {
+		return "feedback: alert " + m.AlertID + " " + m.Verdict, nil
+	}
+	s, err1 := clock(m.Start)
+	var end string
+	if m.End != nil {
+		end = *m.End
+	}
+	e, err2 := clock(end)
+	if err1 != nil || err2 != nil {
+		return "", fmt.Errorf("neither a verdict nor an interval")
+	}
+	return "feedback: " + m.Label + " from " + s + " to " + e, nil
 }
 
 // describeAck renders the daemon's answer to a feedback message.
