@@ -53,6 +53,12 @@ type Extractor struct {
 	x       []float64 // windowed, mean-removed samples: the spectrum's input or scratch
 	perChan []float64 // Channels × numFeatures, every feature of every channel
 	steps   []float64 // Channels: the largest sample-to-sample change in the window
+	// newer holds, per channel, the sums of the newer half of the window
+	// of the last Vector call (see blockSums), which ended at frame
+	// newerEnd (-1: none since New or Reset). When windows overlap by
+	// half, the next window's older half is that one.
+	newer    []blockSums
+	newerEnd int64
 	scratch []float64 // Channels values, for medians
 }
 
@@ -71,6 +77,7 @@ func New(cfg Config) (*Extractor, error) {
 		invalid: make([]bool, r.n),
 		perChan: make([]float64, r.Channels*numFeatures),
 		steps:   make([]float64, r.Channels),
+		newer:   make([]blockSums, r.Channels),
 		scratch: make([]float64, r.Channels),
 		in:      make([]float64, r.Channels),
 		ok:      make([]bool, r.Channels),
@@ -187,6 +194,7 @@ func (e *Extractor) Reset() {
 	e.count = 0
 	e.windows = 0
 	e.nextEnd = int64(e.n)
+	e.newerEnd = -1
 }
 
 // Push adds one frame, one sample per channel in µV, and reports whether
@@ -273,9 +281,15 @@ func (e *Extractor) Vector(dst []float64) []float64 {
 	if e.count < int64(e.n) {
 		panic(fmt.Sprintf("features: Vector called after %d frames, before the first window of %d is complete", e.count, e.n))
 	}
+	// The older half of this window is the newer half of the last one's
+	// when the windows overlap by exactly half (an even Window, a Step of
+	// half of it) and no Reset came between.
+	h := e.n / 2
+	reuse := e.n%2 == 0 && e.newerEnd == e.count-int64(h)
 	for c := 0; c < e.cfg.Channels; c++ {
-		e.channel(e.perChan[c*numFeatures:(c+1)*numFeatures], c)
+		e.channel(e.perChan[c*numFeatures:(c+1)*numFeatures], c, reuse)
 	}
+	e.newerEnd = e.count
 	i := 0
 	for c := 0; c < e.cfg.Channels; c++ {
 		all := e.perChan[c*numFeatures : (c+1)*numFeatures]
@@ -291,17 +305,23 @@ func (e *Extractor) Vector(dst []float64) []float64 {
 }
 
 // channel computes every feature of channel c's window into out
-// (numFeatures long, indexed by Feature).
-func (e *Extractor) channel(out []float64, c int) {
+// (numFeatures long, indexed by Feature); reuse says that e.newer[c]
+// holds the sums of the window's older half.
+func (e *Extractor) channel(out []float64, c int, reuse bool) {
 	ring := e.ring[c*e.stride : c*e.stride+2*e.n]
-	var sum float64
-	for _, v := range ring[:e.n] { // in slot order, as always: the same bits
-		sum += v
+	w := ring[e.head : e.head+e.n]
+	h := e.n / 2
+	var older blockSums
+	if reuse {
+		older = e.newer[c]
+	} else {
+		older.of(w[:h])
 	}
-	mean := sum / float64(e.n)
+	e.newer[c].of(w[h:])
+	s := join(&older, &e.newer[c], w, h)
 
 	var tf timeFeatures
-	computeTime(&tf, ring[e.head:e.head+e.n], mean, e.cfg.Rate, e.hann, e.x)
+	computeTime(&tf, w, &s, e.cfg.Rate, e.hann, e.x)
 	e.steps[c] = tf.maxStep
 	// detmath.Log, not math.Log: the same bits on every architecture
 	// (math.Log is assembly on amd64 and fusable Go on arm64).
