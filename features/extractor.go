@@ -59,7 +59,7 @@ type Extractor struct {
 	// half, the next window's older half is that one.
 	newer    []blockSums
 	newerEnd int64
-	scratch []float64 // Channels values, for medians
+	scratch  []float64 // Channels values, for medians
 }
 
 // New returns an Extractor for cfg, with its buffers and FFT plan built.
