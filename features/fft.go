@@ -139,11 +139,7 @@ func radix4(z, t []float64, l int) {
 		q2 := z[b+4*l : b+6*l][:len(q0)]
 		q3 := z[b+6*l : b+8*l][:len(q0)]
 		for k := 0; k+1 < len(q0); k += 2 {
-			// The twiddles into locals before any store: the compiler
-			// cannot tell that the stores to z leave t alone, and would
-			// load them again.
 			w := t[3*k : 3*k+6 : 3*k+6]
-			w1r, w1i, w2r, w2i, w3r, w3i := w[0], w[1], w[2], w[3], w[4], w[5]
 			ar, ai := q0[k], q0[k+1]
 			br, bi := q1[k], q1[k+1]
 			cr, ci := q2[k], q2[k+1]
@@ -153,17 +149,24 @@ func radix4(z, t []float64, l int) {
 			s1r, s1i := br+dr, bi+di
 			d1r, d1i := br-dr, bi-di
 			q0[k], q0[k+1] = s0r+s1r, s0i+s1i
-			// Products rounded on their own: no multiply-add anywhere.
+			// Each twiddle into a local once, just before its two uses
+			// (the compiler cannot tell that the stores to z leave t
+			// alone, and would load it again; all six at once would not
+			// fit in the registers). Products rounded on their own: no
+			// multiply-add anywhere.
 			ur, ui := s0r-s1r, s0i-s1i
-			q1[k] = float64(ur*w2r) - float64(ui*w2i)
-			q1[k+1] = float64(ur*w2i) + float64(ui*w2r)
+			wr, wi := w[2], w[3]
+			q1[k] = float64(ur*wr) - float64(ui*wi)
+			q1[k+1] = float64(ur*wi) + float64(ui*wr)
 			// −i(b − d) = d1i − i·d1r.
 			vr, vi := d0r+d1i, d0i-d1r
-			q2[k] = float64(vr*w1r) - float64(vi*w1i)
-			q2[k+1] = float64(vr*w1i) + float64(vi*w1r)
+			wr, wi = w[0], w[1]
+			q2[k] = float64(vr*wr) - float64(vi*wi)
+			q2[k+1] = float64(vr*wi) + float64(vi*wr)
 			xr, xi := d0r-d1i, d0i+d1r
-			q3[k] = float64(xr*w3r) - float64(xi*w3i)
-			q3[k+1] = float64(xr*w3i) + float64(xi*w3r)
+			wr, wi = w[4], w[5]
+			q3[k] = float64(xr*wr) - float64(xi*wi)
+			q3[k+1] = float64(xr*wi) + float64(xi*wr)
 		}
 	}
 }
