@@ -149,24 +149,17 @@ func radix4(z, t []float64, l int) {
 			s1r, s1i := br+dr, bi+di
 			d1r, d1i := br-dr, bi-di
 			q0[k], q0[k+1] = s0r+s1r, s0i+s1i
-			// Each twiddle into a local once, just before its two uses
-			// (the compiler cannot tell that the stores to z leave t
-			// alone, and would load it again; all six at once would not
-			// fit in the registers). Products rounded on their own: no
-			// multiply-add anywhere.
+			// Products rounded on their own: no multiply-add anywhere.
 			ur, ui := s0r-s1r, s0i-s1i
-			wr, wi := w[2], w[3]
-			q1[k] = float64(ur*wr) - float64(ui*wi)
-			q1[k+1] = float64(ur*wi) + float64(ui*wr)
+			q1[k] = float64(ur*w[2]) - float64(ui*w[3])
+			q1[k+1] = float64(ur*w[3]) + float64(ui*w[2])
 			// −i(b − d) = d1i − i·d1r.
 			vr, vi := d0r+d1i, d0i-d1r
-			wr, wi = w[0], w[1]
-			q2[k] = float64(vr*wr) - float64(vi*wi)
-			q2[k+1] = float64(vr*wi) + float64(vi*wr)
+			q2[k] = float64(vr*w[0]) - float64(vi*w[1])
+			q2[k+1] = float64(vr*w[1]) + float64(vi*w[0])
 			xr, xi := d0r-d1i, d0i+d1r
-			wr, wi = w[4], w[5]
-			q3[k] = float64(xr*wr) - float64(xi*wi)
-			q3[k+1] = float64(xr*wi) + float64(xi*wr)
+			q3[k] = float64(xr*w[4]) - float64(xi*w[5])
+			q3[k+1] = float64(xr*w[5]) + float64(xi*w[4])
 		}
 	}
 }
