@@ -34,13 +34,14 @@ type Extractor struct {
 	in      []float64    // the frame being pushed, conditioned in place
 	ok      []bool       // per channel: the sample being pushed is valid
 
-	// ring holds Channels rings of n samples, channel-major, each stored
-	// twice over (slot h at h and h+n), so that a window is one
-	// contiguous slice, ring[c·stride+head : c·stride+head+n]. The
-	// stride, 2n plus a cache line, keeps a frame's stores (one per
-	// channel) out of a single cache set when 2n is a power of two.
+	// ring holds Channels rings of n samples, channel-major: channel c's
+	// slot h is ring[c·stride+h]. The stride, n plus a cache line, keeps
+	// a frame's stores (one per channel) out of a single cache set when n
+	// is a power of two. Push stores each sample once; Vector copies a
+	// channel's window, oldest first, into win.
 	ring    []float64
 	stride  int
+	win     []float64
 	invalid []bool // per ring slot: the frame had a replaced sample
 	nBad    int    // number of true entries in invalid
 	head    int    // ring slot of the next frame
@@ -72,8 +73,9 @@ func New(cfg Config) (*Extractor, error) {
 	e := &Extractor{
 		cfg:     r,
 		n:       r.n,
-		stride:  2*r.n + 8,
-		ring:    make([]float64, r.Channels*(2*r.n+8)),
+		stride:  r.n + 8,
+		ring:    make([]float64, r.Channels*(r.n+8)),
+		win:     make([]float64, r.n),
 		invalid: make([]bool, r.n),
 		perChan: make([]float64, r.Channels*numFeatures),
 		steps:   make([]float64, r.Channels),
@@ -211,12 +213,13 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	}
 	h := e.head
 	in := e.in[:len(samples)]
-	copy(in, samples)
 	// In the usual case, all samples valid, one integer maximum per
-	// sample: |v|'s bits order as |v| does, and NaN's and ±Inf's lie above
-	// MaxSample's. ok is filled only when some sample is bad.
+	// sample, in the loop that copies them: |v|'s bits order as |v|
+	// does, and NaN's and ±Inf's lie above MaxSample's. ok is filled only
+	// when some sample is bad.
 	var top uint64
-	for _, v := range in {
+	for c, v := range samples {
+		in[c] = v
 		top = max(top, math.Float64bits(v)&^(1<<63))
 	}
 	bad := top > maxSampleBits
@@ -231,11 +234,10 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	if e.cond != nil {
 		e.cond.frame(in, e.ok, bad)
 	}
-	n, stride, ring := e.n, e.stride, e.ring
+	stride, ring := e.stride, e.ring
 	i := h
 	for _, v := range in {
 		ring[i] = v
-		ring[i+n] = v
 		i += stride
 	}
 	if e.invalid[h] {
@@ -304,12 +306,20 @@ func (e *Extractor) Vector(dst []float64) []float64 {
 	return dst
 }
 
+// window returns channel c's current window, oldest sample first, in
+// e.win.
+func (e *Extractor) window(c int) []float64 {
+	ring := e.ring[c*e.stride : c*e.stride+e.n]
+	copy(e.win, ring[e.head:])
+	copy(e.win[e.n-e.head:], ring[:e.head])
+	return e.win
+}
+
 // channel computes every feature of channel c's window into out
 // (numFeatures long, indexed by Feature); reuse says that e.newer[c]
 // holds the sums of the window's older half.
 func (e *Extractor) channel(out []float64, c int, reuse bool) {
-	ring := e.ring[c*e.stride : c*e.stride+2*e.n]
-	w := ring[e.head : e.head+e.n]
+	w := e.window(c)
 	h := e.n / 2
 	var older blockSums
 	if reuse {

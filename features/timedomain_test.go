@@ -121,7 +121,7 @@ func TestTimeSumsOnRecordings(t *testing.T) {
 				}
 				windows++
 				for c := 0; c < channels; c++ {
-					w := e.ring[c*e.stride+e.head : c*e.stride+e.head+e.n]
+					w := e.window(c)
 					h := e.n / 2
 					var a, b blockSums
 					a.of(w[:h])
