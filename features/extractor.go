@@ -34,13 +34,14 @@ type Extractor struct {
 	in      []float64    // the frame being pushed, conditioned in place
 	ok      []bool       // per channel: the sample being pushed is valid
 
-	// ring holds Channels rings of n samples, channel-major, each stored
-	// twice over (slot h at h and h+n), so that a window is one
-	// contiguous slice, ring[c·stride+head : c·stride+head+n]. The
-	// stride, 2n plus a cache line, keeps a frame's stores (one per
-	// channel) out of a single cache set when 2n is a power of two.
+	// ring holds Channels rings of n samples, channel-major: channel c's
+	// slot h is ring[c·stride+h]. The stride, n plus a cache line, keeps
+	// a frame's stores (one per channel) out of a single cache set when n
+	// is a power of two. Push stores each sample once; Vector copies a
+	// channel's window, oldest first, into win.
 	ring    []float64
 	stride  int
+	win     []float64
 	invalid []bool // per ring slot: the frame had a replaced sample
 	nBad    int    // number of true entries in invalid
 	head    int    // ring slot of the next frame
@@ -53,7 +54,13 @@ type Extractor struct {
 	x       []float64 // windowed, mean-removed samples: the spectrum's input or scratch
 	perChan []float64 // Channels × numFeatures, every feature of every channel
 	steps   []float64 // Channels: the largest sample-to-sample change in the window
-	scratch []float64 // Channels values, for medians
+	// newer holds, per channel, the sums of the newer half of the window
+	// of the last Vector call (see blockSums), which ended at frame
+	// newerEnd (-1: none since New or Reset). When windows overlap by
+	// half, the next window's older half is that one.
+	newer    []blockSums
+	newerEnd int64
+	scratch  []float64 // Channels values, for medians
 }
 
 // New returns an Extractor for cfg, with its buffers and FFT plan built.
@@ -66,11 +73,13 @@ func New(cfg Config) (*Extractor, error) {
 	e := &Extractor{
 		cfg:     r,
 		n:       r.n,
-		stride:  2*r.n + 8,
-		ring:    make([]float64, r.Channels*(2*r.n+8)),
+		stride:  r.n + 8,
+		ring:    make([]float64, r.Channels*(r.n+8)),
+		win:     make([]float64, r.n),
 		invalid: make([]bool, r.n),
 		perChan: make([]float64, r.Channels*numFeatures),
 		steps:   make([]float64, r.Channels),
+		newer:   make([]blockSums, r.Channels),
 		scratch: make([]float64, r.Channels),
 		in:      make([]float64, r.Channels),
 		ok:      make([]bool, r.Channels),
@@ -187,6 +196,7 @@ func (e *Extractor) Reset() {
 	e.count = 0
 	e.windows = 0
 	e.nextEnd = int64(e.n)
+	e.newerEnd = -1
 }
 
 // Push adds one frame, one sample per channel in µV, and reports whether
@@ -203,12 +213,13 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	}
 	h := e.head
 	in := e.in[:len(samples)]
-	copy(in, samples)
 	// In the usual case, all samples valid, one integer maximum per
-	// sample: |v|'s bits order as |v| does, and NaN's and ±Inf's lie above
-	// MaxSample's. ok is filled only when some sample is bad.
+	// sample, in the loop that copies them: |v|'s bits order as |v|
+	// does, and NaN's and ±Inf's lie above MaxSample's. ok is filled only
+	// when some sample is bad.
 	var top uint64
-	for _, v := range in {
+	for c, v := range samples {
+		in[c] = v
 		top = max(top, math.Float64bits(v)&^(1<<63))
 	}
 	bad := top > maxSampleBits
@@ -223,11 +234,10 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	if e.cond != nil {
 		e.cond.frame(in, e.ok, bad)
 	}
-	n, stride, ring := e.n, e.stride, e.ring
+	stride, ring := e.stride, e.ring
 	i := h
 	for _, v := range in {
 		ring[i] = v
-		ring[i+n] = v
 		i += stride
 	}
 	if e.invalid[h] {
@@ -273,9 +283,15 @@ func (e *Extractor) Vector(dst []float64) []float64 {
 	if e.count < int64(e.n) {
 		panic(fmt.Sprintf("features: Vector called after %d frames, before the first window of %d is complete", e.count, e.n))
 	}
+	// The older half of this window is the newer half of the last one's
+	// when the windows overlap by exactly half (an even Window, a Step of
+	// half of it) and no Reset came between.
+	h := e.n / 2
+	reuse := e.n%2 == 0 && e.newerEnd == e.count-int64(h)
 	for c := 0; c < e.cfg.Channels; c++ {
-		e.channel(e.perChan[c*numFeatures:(c+1)*numFeatures], c)
+		e.channel(e.perChan[c*numFeatures:(c+1)*numFeatures], c, reuse)
 	}
+	e.newerEnd = e.count
 	i := 0
 	for c := 0; c < e.cfg.Channels; c++ {
 		all := e.perChan[c*numFeatures : (c+1)*numFeatures]
@@ -290,18 +306,32 @@ func (e *Extractor) Vector(dst []float64) []float64 {
 	return dst
 }
 
+// window returns channel c's current window, oldest sample first, in
+// e.win.
+func (e *Extractor) window(c int) []float64 {
+	ring := e.ring[c*e.stride : c*e.stride+e.n]
+	copy(e.win, ring[e.head:])
+	copy(e.win[e.n-e.head:], ring[:e.head])
+	return e.win
+}
+
 // channel computes every feature of channel c's window into out
-// (numFeatures long, indexed by Feature).
-func (e *Extractor) channel(out []float64, c int) {
-	ring := e.ring[c*e.stride : c*e.stride+2*e.n]
-	var sum float64
-	for _, v := range ring[:e.n] { // in slot order, as always: the same bits
-		sum += v
+// (numFeatures long, indexed by Feature); reuse says that e.newer[c]
+// holds the sums of the window's older half.
+func (e *Extractor) channel(out []float64, c int, reuse bool) {
+	w := e.window(c)
+	h := e.n / 2
+	var older blockSums
+	if reuse {
+		older = e.newer[c]
+	} else {
+		older.of(w[:h])
 	}
-	mean := sum / float64(e.n)
+	e.newer[c].of(w[h:])
+	s := join(&older, &e.newer[c], w, h)
 
 	var tf timeFeatures
-	computeTime(&tf, ring[e.head:e.head+e.n], mean, e.cfg.Rate, e.hann, e.x)
+	computeTime(&tf, w, &s, e.cfg.Rate, e.hann, e.x)
 	e.steps[c] = tf.maxStep
 	// detmath.Log, not math.Log: the same bits on every architecture
 	// (math.Log is assembly on amd64 and fusable Go on arm64).

@@ -25,18 +25,24 @@ import (
 // the result is the same bits on amd64, arm64 and arm
 // (cross/golden_test.go).
 type realFFT struct {
-	n   int       // real length N
-	m   int       // complex length N/2
-	z   []float64 // N: the input, then Z interleaved, bit-reversed
-	rev []int32   // rev[k]: where Z[k] is, in complex elements
+	n    int       // real length N
+	m    int       // complex length N/2
+	z    []float64 // N: the input, then Z interleaved, bit-reversed
+	bins []bin     // for k in [1, N/2): what untangling X[k] needs
 	// passes holds the twiddles of each radix-4 pass, largest span first:
 	// for span l (a quarter of the block length), for k in [0, l), w^k,
 	// w^{2k}, w^{3k} with w = e^{−2πi/(4l)}, as 6 floats. The pass of span
 	// 1 (trivial twiddles) is not among them.
 	passes [][]float64
 	spans  []int
-	radix2 bool      // log2(N/2) is odd: a radix-2 pass comes last
-	half   []float64 // e^{−2πik/N} for k in [0, N/2], as cos, sin pairs
+	radix2 bool // log2(N/2) is odd: a radix-2 pass comes last
+}
+
+// bin is what untangling X[k] needs: where Z[k] and Z[N/2−k] are, in
+// floats (the index of the real part; Z is bit-reversed), and e^{−2πik/N}.
+type bin struct {
+	p, q int32
+	c, s float64
 }
 
 // isPow2 reports whether n is a power of two.
@@ -45,19 +51,17 @@ func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }
 // newRealFFT plans the transform of n reals, n a power of two ≥ 8.
 func newRealFFT(n int) *realFFT {
 	m := n / 2
-	f := &realFFT{n: n, m: m, z: make([]float64, n), rev: make([]int32, m)}
+	f := &realFFT{n: n, m: m, z: make([]float64, n), bins: make([]bin, m)}
 	lg := bits.TrailingZeros(uint(m))
-	for k := range f.rev {
-		f.rev[k] = int32(bits.Reverse(uint(k)) >> (bits.UintSize - lg))
+	rev := func(k int) int32 { return int32(bits.Reverse(uint(k)) >> (bits.UintSize - lg)) }
+	for k := 1; k < m; k++ {
+		c, s := unitRoot(k, n)
+		f.bins[k] = bin{p: 2 * rev(k), q: 2 * rev(m-k), c: c, s: s}
 	}
 	f.radix2 = lg%2 == 1
 	for l := m / 4; l >= 2; l /= 4 {
 		f.passes = append(f.passes, twiddles(l))
 		f.spans = append(f.spans, l)
-	}
-	f.half = make([]float64, 2*(m+1))
-	for k := 0; k <= m; k++ {
-		f.half[2*k], f.half[2*k+1] = unitRoot(k, n)
 	}
 	return f
 }
@@ -202,15 +206,14 @@ func (f *realFFT) power(dst []float64, lo int, scale float64) {
 // untangle writes |X[k]|²·scale into dst[k−lo] for k in [lo,
 // lo+len(dst)), 0 < lo, lo+len(dst) ≤ N/2.
 func (f *realFFT) untangle(dst []float64, lo int, scale float64) {
-	z, rev, m := f.z, f.rev, f.m
-	rev = rev[:m]
-	half := f.half[2*lo : 2*(lo+len(dst))]
+	z := f.z
+	bins := f.bins[lo : lo+len(dst)]
 	// 2X is untangled below (the halvings dropped: powers of two scale
 	// exactly, so the result has the same bits), hence scale/4.
 	s4 := scale / 4
-	for i := range dst {
-		k := lo + i
-		p, q := 2*int(rev[k]), 2*int(rev[m-k])
+	dst = dst[:len(bins)]
+	for i, b := range bins {
+		p, q := int(b.p), int(b.q)
 		zk, zq := z[p:p+2:p+2], z[q:q+2:q+2] // Z[k], Z[m−k]
 		zr, zi, yr, yi := zk[0], zk[1], zq[0], zq[1]
 		// E = (Z[k] + Z*[m−k])/2 is the transform of the even samples, D =
@@ -218,8 +221,7 @@ func (f *realFFT) untangle(dst []float64, lo int, scale float64) {
 		// i·w·D with w = e^{−2πik/N}; er … di are 2E and 2D.
 		er, ei := zr+yr, zi-yi
 		dr, di := zr-yr, zi+yi
-		w := half[2*i : 2*i+2 : 2*i+2]
-		c, s := w[0], w[1]
+		c, s := b.c, b.s
 		// w·D = (c·dr − s·di) + i(c·di + s·dr); −i·(a + ib) = b − ia.
 		wr := float64(c*dr) - float64(s*di)
 		wi := float64(c*di) + float64(s*dr)

@@ -33,34 +33,40 @@ type timeFeatures struct {
 	flat       bool
 }
 
-// computeTime fills tf from the window w (len n ≥ 4, oldest first)
-// sampled at rate Hz, less its mean, in one pass that also writes the
-// mean-removed samples times hann into out (the spectrum's input; both len
-// n). Every product is rounded on its own (float64(…)) so that the
-// compiler cannot fuse it into a multiply-add on arm64: the features have
-// the same bits on every architecture (cross/golden_test.go).
-func computeTime(tf *timeFeatures, w []float64, mean, rate float64, hann, out []float64) {
-	n := len(w)
-	hann, out = hann[:n], out[:n]
-	x0, x1 := w[0]-mean, w[1]-mean
-	out[0], out[1] = float64(x0*hann[0]), float64(x1*hann[1])
+// blockSums holds the sums of a run of consecutive samples x that do not
+// need the window's mean: the differences do not change when the mean is
+// removed, and the Teager–Kaiser sum of the mean-removed samples follows
+// from the raw one (see computeTime). Each term counts where all its
+// samples lie in the run, so a window's sums are those of its two halves
+// and the few terms across their junction (join). Windows that overlap by
+// half (the default, 2 s every 1 s) share a half: its sums are computed
+// once, when it is the newer half, and reused (Extractor.Vector).
+type blockSums struct {
+	sum     float64 // Σ x[i]
+	absDiff float64 // Σ |Δx[i]|, Δx[i] = x[i] − x[i−1]
+	maxStep float64 // max |Δx[i]|
+	diffSq  float64 // Σ (Δx[i])²
+	diff2Sq float64 // Σ (Δx[i] − Δx[i−1])²
+	teager  float64 // Σ x[i−1]² − x[i−2]·x[i]
+}
+
+// of sets s to the sums of x (len ≥ 2). Every product is rounded on its
+// own (float64(…)) so that the compiler cannot fuse it into a
+// multiply-add on arm64: the features have the same bits on every
+// architecture (cross/golden_test.go).
+func (s *blockSums) of(x []float64) {
+	x0, x1 := x[0], x[1]
 	d := x1 - x0
-	sumSq := float64(x0*x0) + float64(x1*x1)
+	sum := x0 + x1
 	absDiff := math.Abs(d)
 	maxStep := absDiff
-	diffSq := d * d
+	diffSq := float64(d * d)
 	var diff2Sq, tk float64
-	// Zero crossings counted without a branch: sign(x) as 0 or 1
-	// (nonNeg), a crossing where consecutive ones differ.
-	s1 := nonNeg(x1)
-	crossings := s1 ^ nonNeg(x0)
 	prev2, prev, dPrev := x0, x1, d
-	for i := 2; i < len(w); i++ {
-		xi := w[i] - mean
-		out[i] = float64(xi * hann[i])
+	for _, xi := range x[2:] {
 		d := xi - prev
 		dd := d - dPrev
-		sumSq += float64(xi * xi)
+		sum += xi
 		ad := math.Abs(d)
 		absDiff += ad
 		if ad > maxStep { // not max(): ad is neither NaN nor −0
@@ -69,15 +75,68 @@ func computeTime(tf *timeFeatures, w []float64, mean, rate float64, hann, out []
 		diffSq += float64(d * d)
 		diff2Sq += float64(dd * dd)
 		tk += float64(prev*prev) - float64(prev2*xi)
+		prev2, prev, dPrev = prev, xi, d
+	}
+	*s = blockSums{sum: sum, absDiff: absDiff, maxStep: maxStep, diffSq: diffSq, diff2Sq: diff2Sq, teager: tk}
+}
+
+// join returns the sums of the window x (len n ≥ 4) from those of x[:h]
+// (a) and x[h:] (b), 2 ≤ h ≤ n−2: a's, then the terms across the
+// junction, then b's.
+func join(a, b *blockSums, x []float64, h int) blockSums {
+	p2, p1, q0, q1 := x[h-2], x[h-1], x[h], x[h+1]
+	d0, d1, d2 := p1-p2, q0-p1, q1-q0 // Δx[h−1], Δx[h], Δx[h+1]
+	dd1, dd2 := d1-d0, d2-d1
+	ad := math.Abs(d1)
+	s := blockSums{
+		sum:     a.sum + b.sum,
+		absDiff: a.absDiff + ad + b.absDiff,
+		maxStep: max(a.maxStep, ad, b.maxStep),
+		diffSq:  a.diffSq + float64(d1*d1) + b.diffSq,
+		diff2Sq: a.diff2Sq + (float64(dd1*dd1) + float64(dd2*dd2)) + b.diff2Sq,
+		teager: a.teager + ((float64(p1*p1) - float64(p2*q0)) + (float64(q0*q0) - float64(p1*q1))) +
+			b.teager,
+	}
+	return s
+}
+
+// computeTime fills tf from the window w (len n ≥ 4, oldest first)
+// sampled at rate Hz, whose sums (see blockSums) are s, in one pass over
+// w less its mean that also writes the mean-removed samples times hann
+// into out (the spectrum's input; both len n). The variance and the zero
+// crossings need that pass; the rest comes from s. The Teager–Kaiser sum
+// of the mean-removed samples y = x − m is
+//
+//	Σ y[i−1]² − y[i−2]·y[i] = Σ x[i−1]² − x[i−2]·x[i] + m·(Δx[n−1] − Δx[1])
+//
+// (the terms in m sum to m·Σ(Δx[i] − Δx[i−1]), which telescopes), exact
+// but for rounding: each raw term rounds at about 1e-16 × x², so a
+// channel's offset m adds an error of about 1e-16 × m² per sample. After
+// the high-pass m is a few µV at most and the error far below the
+// feature's; TestTimeSumsOnRecordings measures it on real recordings,
+// conditioned and not.
+func computeTime(tf *timeFeatures, w []float64, s *blockSums, rate float64, hann, out []float64) {
+	n := len(w)
+	hann, out = hann[:n], out[:n]
+	mean := s.sum / float64(n)
+	var sumSq float64
+	// Zero crossings counted without a branch: sign(x) as 0 or 1
+	// (nonNeg), a crossing where consecutive ones differ.
+	var crossings int
+	sPrev := nonNeg(w[0] - mean)
+	for i, v := range w {
+		xi := v - mean
+		out[i] = float64(xi * hann[i])
+		sumSq += float64(xi * xi)
 		si := nonNeg(xi)
-		crossings += si ^ s1
-		prev2, prev, dPrev, s1 = prev, xi, d, si
+		crossings += si ^ sPrev
+		sPrev = si
 	}
 	seconds := float64(n-1) / rate // span of the n-1 sample intervals
 	*tf = timeFeatures{
 		variance:   sumSq / float64(n),
-		lineLength: absDiff / seconds,
-		maxStep:    maxStep,
+		lineLength: s.absDiff / seconds,
+		maxStep:    s.maxStep,
 	}
 	if tf.variance < flatVariance {
 		tf.flat = true
@@ -85,14 +144,15 @@ func computeTime(tf *timeFeatures, w []float64, mean, rate float64, hann, out []
 	}
 	tf.crossings = float64(crossings) / seconds
 	// Derivatives as differences per second: var(x') = Σ(Δx)²/(n-1) · fs².
-	v1 := diffSq / float64(n-1)
-	v2 := diff2Sq / float64(n-2)
+	v1 := s.diffSq / float64(n-1)
+	v2 := s.diff2Sq / float64(n-2)
 	toHz := rate / (2 * math.Pi)
 	if v1 > 0 {
 		m0 := math.Sqrt(v1 / tf.variance) // rad/sample
 		tf.mobility = m0 * toHz
 		tf.complexity = math.Sqrt(v2/v1) / m0
 	}
+	tk := s.teager + float64(mean*((w[n-1]-w[n-2])-(w[1]-w[0])))
 	if tk > 0 {
 		tf.teager = tk / float64(n-2) * toHz * toHz
 	}
