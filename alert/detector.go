@@ -137,11 +137,17 @@ type Decision struct {
 	Active bool
 }
 
+// Positive reports whether a usable window's score counts towards an
+// event: above the threshold (NaN never does).
+func (d *Detector) Positive(score float64) bool {
+	return score > d.cfg.Threshold && !math.IsNaN(score)
+}
+
 // Window feeds the next window, [start, end) in offsets from the start of
 // the recording, with its score; usable is false for a window gated by
 // signal quality, which counts as negative. Windows must come in order.
 func (d *Detector) Window(start, end time.Duration, score float64, usable bool) Decision {
-	pos := usable && score > d.cfg.Threshold && !math.IsNaN(score)
+	pos := usable && d.Positive(score)
 	var dec Decision
 	dec.Positive = pos
 	d.starts[d.next], d.positive[d.next] = start, pos

@@ -36,6 +36,7 @@ type feedbackFlags struct {
 	text                bool
 	markDelay           time.Duration
 	trainHalf, testHalf string
+	learnAgreed         bool
 }
 
 func (f *feedbackFlags) add(fs *flag.FlagSet) {
@@ -44,6 +45,7 @@ func (f *feedbackFlags) add(fs *flag.FlagSet) {
 	fs.DurationVar(&f.markDelay, "mark-delay", bonn.DefaultMarkDelay, "feedback-eval: the simulated clinician marks a seizure without an alert this long after it ends")
 	fs.StringVar(&f.trainHalf, "train-half", "a", "feedback-eval: the segments the day-one model is built from (a, b, or a quarter: aa, ab, …)")
 	fs.StringVar(&f.testHalf, "test-half", "b", "feedback-eval: the segments the test recordings are spliced from (disjoint from -train-half)")
+	fs.BoolVar(&f.learnAgreed, "learn-agreed", false, "feedback-eval: also learn the labelled windows the detector already decided as labelled (learning.learn_agreed)")
 }
 
 // feedbackRecord is one JSON line of `ictal bonn feedback-eval`: one part
@@ -159,7 +161,7 @@ func feedbackEvaluate(fs *flag.FlagSet, data, plotDir string, rate float64, fb f
 	var results []feedbackResult
 	for _, seed := range seeds {
 		m := *mf
-		m.seed, cc.Seed = seed, seed
+		m.seed, cc.Seed, m.learnAgreed = seed, seed, fb.learnAgreed
 		b.mf = &m
 		r, err := feedbackSeed(b, data, fb, cc, progress)
 		if err != nil {

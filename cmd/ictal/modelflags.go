@@ -31,6 +31,7 @@ type modelFlags struct {
 	mains           string
 	artifacts       bool
 	from            string // train, chbmit: the model training starts from
+	learnAgreed     bool   // feedback-eval: pipeline.Learning.LearnAgreed
 }
 
 // addFrom registers -from, the model training starts from (train and

@@ -41,6 +41,7 @@ type fileReport struct {
 	Alerts      int       `json:"alerts"`
 	LearnedPos  int64     `json:"learned_seizure"`
 	LearnedNeg  int64     `json:"learned_non_seizure"`
+	Agreed      int64     `json:"labelled_agreed"` // labelled windows not learned: the detector had decided them so
 	Seizures    int       `json:"seizures"`
 	Detected    int       `json:"detected"`
 	FalseAlarms int       `json:"false_alarms"`
@@ -198,7 +199,7 @@ func warnLogger(stderr io.Writer) *slog.Logger {
 // patient's baseline, for the model file a replay writes.
 func runFile(ctx context.Context, path string, r labeledSource, model classifier.Model, meta *modelfile.Meta, mf *modelFlags, mode string, sinks []alert.Sink, log *slog.Logger) (fileReport, error) {
 	ev := &alert.EventLog{}
-	pc := pipeline.Config{Learning: pipeline.Learning{Mode: mode}, Artifact: mf.artifact(),
+	pc := pipeline.Config{Learning: pipeline.Learning{Mode: mode, LearnAgreed: mf.learnAgreed}, Artifact: mf.artifact(),
 		Detector: alert.DetectorConfig{Threshold: mf.threshold, K: mf.k, N: mf.n}}
 	if meta != nil {
 		pc = meta.Configure(pc)
@@ -230,7 +231,7 @@ func runFile(ctx context.Context, path string, r labeledSource, model classifier
 	smp := eval.Samples(ref, hyp, dur)
 	rep := fileReport{Type: "file", File: path, Duration: dur.Seconds(), Channels: len(info.Channels), Windows: st.Windows, Usable: st.Usable,
 		Artifact: st.Artifact, ElecOff: st.ElectrodeOff, SignalLost: st.SignalLost, Learn: mode, Alerts: len(hyp),
-		LearnedPos: st.LearnedPos, LearnedNeg: st.LearnedNeg, Seizures: len(sum.Seizures), Detected: sum.Detected,
+		LearnedPos: st.LearnedPos, LearnedNeg: st.LearnedNeg, Agreed: st.Agreed, Seizures: len(sum.Seizures), Detected: sum.Detected,
 		FalseAlarms: sum.FalseAlarms, FAPerDay: sum.FalseAlarmsPerDay, Sensitivity: finite(sum.Sensitivity),
 		Precision: finite(sum.Precision), F1: finite(sum.F1), SampleSens: finite(smp.Sensitivity), SamplePrec: finite(smp.Precision),
 		SampleFPDay: smp.FalsePosPerDay, MedianDelay: sum.MedianDelay.Seconds(), Seconds: el.Seconds(), RTF: dur.Seconds() / el.Seconds(), Delays: delaySeconds(sum.Delays)}

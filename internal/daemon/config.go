@@ -194,6 +194,7 @@ type LearningConfig struct {
 	MinOverlap      float64  `toml:"min_overlap"`
 	MaxInterval     Duration `toml:"max_interval"`
 	Grace           Duration `toml:"grace"`
+	LearnAgreed     bool     `toml:"learn_agreed"`
 }
 
 // QualityConfig is pipeline.Quality in the file.
@@ -604,7 +605,7 @@ func (c *Config) PipelineConfig() pipeline.Config {
 		Detector: c.DetectorConfig(),
 		Learning: pipeline.Learning{Mode: mode, Buffer: time.Duration(c.Learning.Buffer),
 			NegativeHorizon: time.Duration(c.Learning.NegativeHorizon), MinOverlap: c.Learning.MinOverlap,
-			MaxInterval: time.Duration(c.Learning.MaxInterval), Grace: time.Duration(c.Learning.Grace)},
+			MaxInterval: time.Duration(c.Learning.MaxInterval), Grace: time.Duration(c.Learning.Grace), LearnAgreed: c.Learning.LearnAgreed},
 		Quality: pipeline.Quality{FlatMicrovolts: c.Quality.FlatMicrovolts},
 		Artifact: artifact.Config{Off: c.Artifact.Off, MuscleRise: c.Artifact.MuscleRise, EyeRise: c.Artifact.EyeRise,
 			StepRise: c.Artifact.StepRise, StepFloor: c.Artifact.StepFloor, Settle: time.Duration(c.Artifact.Settle),

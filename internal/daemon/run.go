@@ -103,7 +103,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	st := p.Stats()
 	log.Info("stopped", slog.Int64("frames", st.Frames), slog.Int64("windows", st.Windows), slog.Int64("usable", st.Usable),
 		slog.Int64("events", st.Events), slog.Int64("learned_pos", st.LearnedPos), slog.Int64("learned_neg", st.LearnedNeg),
-		slog.Int64("checkpoints", st.Checkpoints), slog.Int64("checkpoint_errors", st.CheckpointErrs))
+		slog.Int64("labelled_agreed", st.Agreed), slog.Int64("checkpoints", st.Checkpoints), slog.Int64("checkpoint_errors", st.CheckpointErrs))
 	return err
 }
 

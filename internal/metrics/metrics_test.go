@@ -124,7 +124,7 @@ func TestCollectMapsEveryCounter(t *testing.T) {
 	m := newAt(Options{Version: "v1.2.3", Checkpoint: ckpt, Dirs: []Dir{{"mqtt_store", dir}}, MQTT: q}, c.now)
 	m.SetRecorder(&fakeRecorder{n: 123456, dir: dir})
 	m.Window(pipeline.Stats{Frames: 25600, Gaps: 2, Windows: 99, Usable: 90, SignalLost: 3, ElectrodeOff: 4, Artifact: 2,
-		Events: 2, Suppressed: 1, LabelsApplied: 3, LabelsUnused: 1, LearnedPos: 20, LearnedNeg: 50, Evicted: 8,
+		Events: 2, Suppressed: 1, LabelsApplied: 3, LabelsUnused: 1, LearnedPos: 20, LearnedNeg: 50, Agreed: 7, Evicted: 8,
 		Checkpoints: 4, CheckpointErrs: 1, ModelErrors: 1, SinkErrors: 2, SignalTime: 100 * time.Second, Lag: -1500 * time.Millisecond,
 		Buffered: 11, BufferCap: 3601})
 	srv := httptest.NewServer(m.Handler())
@@ -148,6 +148,7 @@ func TestCollectMapsEveryCounter(t *testing.T) {
 		`ictal_labels_total{result="refused"}`:                                      1,
 		`ictal_model_updates_total{label="seizure"}`:                                20,
 		`ictal_model_updates_total{label="non_seizure"}`:                            50,
+		`ictal_labelled_windows_agreed_total`:                                       7,
 		`ictal_late_label_evicted_windows_total`:                                    8,
 		`ictal_late_label_buffer_windows`:                                           11,
 		`ictal_late_label_buffer_capacity_windows`:                                  3601,

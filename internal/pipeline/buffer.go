@@ -24,6 +24,7 @@ type lateLabels struct {
 	horizon     time.Duration
 	maxInterval time.Duration
 	grace       time.Duration
+	learnAgreed bool                          // Learning.LearnAgreed
 	pending     int                           // windows claimed by a label and not yet learned
 	events      *events                       // finds the alert a label names
 	offset      func(time.Time) time.Duration // wall-clock time to offset
@@ -57,18 +58,24 @@ func (l *lateLabels) drain(now time.Duration) {
 // push buffers a usable window. A pending window that the buffer must let
 // go is learned first: its label was accepted, and its grace period is cut
 // short by the buffer's length.
-func (l *lateLabels) push(start, end time.Duration, x []float64) {
+func (l *lateLabels) push(start, end time.Duration, x []float64, decided bool) {
 	if r := l.buf; r.size == len(r.w) && r.size > 0 {
 		if w := r.at(0); w.claim.set && !w.learned {
 			l.learn(w)
 		}
 	}
-	l.buf.push(start, end, x)
+	l.buf.push(start, end, x, decided)
 }
 
-// learn learns a claimed window with its label: it is final.
+// learn learns a claimed window with its label: it is final. Unless
+// learnAgreed, a window the detector had already decided as labelled is
+// not taught (Learning.LearnAgreed), only counted.
 func (l *lateLabels) learn(w *window) {
-	l.train(w.x, w.claim.seizure)
+	if w.decided == w.claim.seizure && !l.learnAgreed {
+		l.stats.Agreed++
+	} else {
+		l.train(w.x, w.claim.seizure)
+	}
 	w.learned = true
 	l.pending--
 }

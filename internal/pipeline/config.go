@@ -53,6 +53,16 @@ type Learning struct {
 	// earlier one on the windows it covers; after it, a label is final
 	// and a contradicting one is refused.
 	Grace time.Duration
+	// LearnAgreed also learns the labelled windows on which the detector
+	// already agreed with the label: a window scored at or above the
+	// threshold and labelled a seizure, or below it and labelled not. Off
+	// by default: a label teaches the model its mistakes only (the
+	// windows of a rejected alert that crossed the threshold, those of a
+	// missed seizure below it, the part of a confirmed seizure it scored
+	// below it), for a confirmed alert's span also holds the windows it
+	// was right about, and learning them made the model alarm more
+	// (package documentation).
+	LearnAgreed bool
 }
 
 // Quality configures signal-quality gating.

@@ -65,17 +65,23 @@ func TestFeedbackConfirmsAlerts(t *testing.T) {
 		if !verdict {
 			learned = st.LearnedNeg
 		}
-		if learned == 0 || st.LearnedPos+st.LearnedNeg != learned {
+		if st.LearnedPos+st.LearnedNeg != learned {
 			t.Errorf("verdict %v: learned %d positive and %d negative windows", verdict, st.LearnedPos, st.LearnedNeg)
 		}
-		// Each alert is confirmed as soon as it is raised: the windows
-		// learned are those from its onset to its detection.
+		// An alert's span holds the windows that raised it, above the
+		// threshold: a confirmation agrees with them (counted, not
+		// learned), a rejection corrects them (learned).
+		if verdict && st.Agreed == 0 || !verdict && learned == 0 {
+			t.Errorf("verdict %v: learned %d windows, %d agreed", verdict, learned, st.Agreed)
+		}
+		// Each alert is judged as soon as it is raised: the windows
+		// labelled are those from its onset to its detection.
 		var want int64
 		for _, e := range sink.alerts {
 			want += int64((e.DetectedOffset - e.OnsetOffset - 2*time.Second) / time.Second)
 		}
-		if learned < want/2 || learned > want+int64(len(sink.alerts))*2 {
-			t.Errorf("learned %d windows for alerts spanning about %d", learned, want)
+		if n := learned + st.Agreed; n < want/2 || n > want+int64(len(sink.alerts))*2 {
+			t.Errorf("labelled %d windows (%d learned) for alerts spanning about %d", n, learned, want)
 		}
 	}
 }
@@ -101,49 +107,49 @@ func TestFeedbackIntervalsAndHorizon(t *testing.T) {
 		relab   int64    // windows a correction took over
 		acks    []string // in the order sent: text each ack's reason or note contains ("" for none)
 	}{
-		{name: "seizure interval", learn: Learning{Mode: LearnFeedback},
+		{name: "seizure interval", learn: Learning{Mode: LearnFeedback, LearnAgreed: true},
 			labels:  map[int64]alert.Label{100: {Start: at(30 * s), End: at(60 * s), Seizure: true}},
 			wantPos: 31, applied: 1, acks: []string{""}}, // windows [k, k+2) s with k = 29..59 overlap it by at least half
-		{name: "non-seizure interval", learn: Learning{Mode: LearnFeedback},
+		{name: "non-seizure interval", learn: Learning{Mode: LearnFeedback, LearnAgreed: true},
 			labels:  map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false}},
 			wantNeg: 11, applied: 1},
-		{name: "a correction within the grace period replaces the label", learn: Learning{Mode: LearnFeedback},
+		{name: "a correction within the grace period replaces the label", learn: Learning{Mode: LearnFeedback, LearnAgreed: true},
 			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false, By: "bob"},
 				130: {Start: at(10 * s), End: at(21 * s), Seizure: true, By: "alice", Sender: "clinician-alice"}},
 			wantPos: 12, applied: 2, relab: 11, acks: []string{"", `replaces the non-seizure label by "bob" on 11 windows`}},
-		{name: "a contradicting label after the grace period is refused", learn: Learning{Mode: LearnFeedback},
+		{name: "a contradicting label after the grace period is refused", learn: Learning{Mode: LearnFeedback, LearnAgreed: true},
 			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false, By: "bob"},
 				200: {Start: at(10 * s), End: at(21 * s), Seizure: true, By: "alice"}},
 			wantNeg: 11, applied: 1, unused: 1, acks: []string{"", `contradicts the non-seizure label by "bob" on 11 windows, final since`}},
-		{name: "an agreeing label after the grace period learns only new windows", learn: Learning{Mode: LearnFeedback},
+		{name: "an agreeing label after the grace period learns only new windows", learn: Learning{Mode: LearnFeedback, LearnAgreed: true},
 			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false},
 				200: {Start: at(10 * s), End: at(30 * s), Seizure: false}},
 			wantNeg: 21, applied: 2},
-		{name: "adjacent labels do not contradict", learn: Learning{Mode: LearnFeedback},
+		{name: "adjacent labels do not contradict", learn: Learning{Mode: LearnFeedback, LearnAgreed: true},
 			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(20 * s), Seizure: false},
 				200: {Start: at(20 * s), End: at(30 * s), Seizure: true}},
 			wantNeg: 11, wantPos: 10, applied: 2}, // the window [19, 21) keeps the first label
-		{name: "an interval longer than max_interval is refused", learn: Learning{Mode: LearnFeedback, MaxInterval: time.Minute},
+		{name: "an interval longer than max_interval is refused", learn: Learning{Mode: LearnFeedback, LearnAgreed: true, MaxInterval: time.Minute},
 			labels: map[int64]alert.Label{100: {Start: at(10 * s), End: at(71 * s), Seizure: true}},
 			unused: 1, acks: []string{"an interval of 1m1s is longer than learning.max_interval 1m0s"}},
-		{name: "an interval of max_interval is applied", learn: Learning{Mode: LearnFeedback, MaxInterval: time.Minute},
+		{name: "an interval of max_interval is applied", learn: Learning{Mode: LearnFeedback, LearnAgreed: true, MaxInterval: time.Minute},
 			labels:  map[int64]alert.Label{100: {Start: at(10 * s), End: at(70 * s), Seizure: true}},
 			wantPos: 61, applied: 1},
-		{name: "a pending label is learned when the run ends", learn: Learning{Mode: LearnFeedback},
+		{name: "a pending label is learned when the run ends", learn: Learning{Mode: LearnFeedback, LearnAgreed: true},
 			labels:  map[int64]alert.Label{290: {Start: at(100 * s), End: at(150 * s), Seizure: true}},
 			wantPos: 51, applied: 1},
-		{name: "a pending window leaving the buffer is learned", learn: Learning{Mode: LearnFeedback, Buffer: time.Minute, Grace: 30 * s},
+		{name: "a pending window leaving the buffer is learned", learn: Learning{Mode: LearnFeedback, LearnAgreed: true, Buffer: time.Minute, Grace: 30 * s},
 			labels:  map[int64]alert.Label{100: {Start: at(60 * s), End: at(90 * s), Seizure: true}},
 			wantPos: 31, applied: 1},
-		{name: "unknown alert", learn: Learning{Mode: LearnFeedback},
+		{name: "unknown alert", learn: Learning{Mode: LearnFeedback, LearnAgreed: true},
 			labels: map[int64]alert.Label{100: {AlertID: "00000000-0000-4000-8000-000000000000", Seizure: true}},
 			unused: 1, acks: []string{"no recent alert"}},
-		{name: "older than the buffer", learn: Learning{Mode: LearnFeedback, Buffer: time.Minute},
+		{name: "older than the buffer", learn: Learning{Mode: LearnFeedback, LearnAgreed: true, Buffer: time.Minute},
 			labels: map[int64]alert.Label{150: {Start: at(10 * s), End: at(20 * s), Seizure: true}},
 			unused: 1, acks: []string{"covers no window still in the buffer"}},
-		{name: "negative horizon", learn: Learning{Mode: LearnFeedback, NegativeHorizon: 2 * time.Minute, Buffer: 3 * time.Minute},
+		{name: "negative horizon", learn: Learning{Mode: LearnFeedback, LearnAgreed: true, NegativeHorizon: 2 * time.Minute, Buffer: 3 * time.Minute},
 			wantNeg: 299 - 120},
-		{name: "labels beat the horizon", learn: Learning{Mode: LearnFeedback, NegativeHorizon: 2 * time.Minute, Buffer: 3 * time.Minute},
+		{name: "labels beat the horizon", learn: Learning{Mode: LearnFeedback, LearnAgreed: true, NegativeHorizon: 2 * time.Minute, Buffer: 3 * time.Minute},
 			labels:  map[int64]alert.Label{60: {Start: at(10 * s), End: at(40 * s), Seizure: true}},
 			wantPos: 31, wantNeg: 299 - 120 - 31, applied: 1},
 	}

@@ -69,6 +69,7 @@ func labelOf(overlap, length time.Duration, minOverlap float64) (positive, ok bo
 // window is a buffered window awaiting a label.
 type window struct {
 	start, end time.Duration
+	decided    bool // the detector's decision on it: scored at or above the threshold
 	x          []float64
 	learned    bool  // learned: with its claim's label once final, or by the negative horizon
 	claim      claim // the label that covers it, if any
@@ -104,7 +105,7 @@ func newRing(capacity, dim int) *ring {
 }
 
 // push stores a usable window, evicting the oldest when full.
-func (r *ring) push(start, end time.Duration, x []float64) {
+func (r *ring) push(start, end time.Duration, x []float64, decided bool) {
 	if len(r.w) == 0 {
 		return
 	}
@@ -116,7 +117,7 @@ func (r *ring) push(start, end time.Duration, x []float64) {
 		r.size--
 	}
 	w := &r.w[(r.head+r.size)%len(r.w)]
-	w.start, w.end, w.learned, w.claim = start, end, false, claim{}
+	w.start, w.end, w.decided, w.learned, w.claim = start, end, decided, false, claim{}
 	copy(w.x, x)
 	r.size++
 	r.pushed++

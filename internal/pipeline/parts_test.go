@@ -53,13 +53,50 @@ func TestLateLabelsAgeOut(t *testing.T) {
 		}, stats: &Stats{}, log: slog.New(slog.DiscardHandler)}
 	for i := range 10 {
 		start := time.Duration(i) * time.Second
-		l.buf.push(start, start+2*time.Second, []float64{float64(i)})
+		l.buf.push(start, start+2*time.Second, []float64{float64(i)}, false)
 		l.ageOut(start + 2*time.Second)
 	}
 	// At the end of window i (i+2 s), windows ending by i−1 s have aged:
 	// windows 0 to 6 of 10.
 	if want := []float64{0, 1, 2, 3, 4, 5, 6}; !slices.Equal(learned, want) {
 		t.Errorf("learned %v, want %v", learned, want)
+	}
+}
+
+// A label teaches the model the windows the detector decided otherwise
+// (a seizure's windows it scored below the threshold, a rejected alert's
+// above it) and only counts the others, unless LearnAgreed.
+func TestLateLabelsLearnMistakes(t *testing.T) {
+	for _, learnAgreed := range []bool{false, true} {
+		for _, seizure := range []bool{true, false} {
+			var learned []float64
+			st := &Stats{}
+			l := &lateLabels{buf: newRing(10, 1), minOverlap: 0.5, learnAgreed: learnAgreed, events: &events{}, ack: func(alert.Ack) {},
+				offset: func(t time.Time) time.Duration { return t.Sub(time.Unix(0, 0)) }, wall: func(d time.Duration) time.Time { return time.Unix(0, 0).Add(d) },
+				maxInterval: time.Minute, train: func(x []float64, s bool) {
+					if s != seizure {
+						t.Errorf("learned as seizure %v, labelled %v", s, seizure)
+					}
+					learned = append(learned, x[0])
+				}, stats: st, log: slog.New(slog.DiscardHandler)}
+			// Windows 0..5, 1 s apart; the detector decided 1, 2 and 4 positive.
+			for i := range 6 {
+				start := time.Duration(i) * time.Second
+				l.buf.push(start, start+time.Second, []float64{float64(i)}, i == 1 || i == 2 || i == 4)
+			}
+			l.apply(alert.Label{Seizure: seizure, Start: time.Unix(0, 0), End: time.Unix(6, 0)}, 7*time.Second)
+			l.finaliseAll()
+			want := []float64{0, 3, 5} // the detector said no: a seizure's mistakes
+			if !seizure {
+				want = []float64{1, 2, 4}
+			}
+			if learnAgreed {
+				want = []float64{0, 1, 2, 3, 4, 5}
+			}
+			if !slices.Equal(learned, want) || st.Agreed != int64(6-len(want)) {
+				t.Errorf("learnAgreed %v, seizure %v: learned %v (want %v), %d agreed", learnAgreed, seizure, learned, want, st.Agreed)
+			}
+		}
 	}
 }
 
@@ -85,7 +122,7 @@ func TestLateLabelsApplyToAlert(t *testing.T) {
 	l.log = slog.New(slog.NewTextHandler(&logs, nil))
 	for i := range 12 {
 		start := time.Duration(i) * time.Second
-		l.buf.push(start, start+2*time.Second, []float64{float64(i)})
+		l.buf.push(start, start+2*time.Second, []float64{float64(i)}, false)
 	}
 	l.apply(alert.Label{AlertID: "a1", Seizure: true, By: "alice", Sender: "clinician-alice", From: "mqtt"}, 13*time.Second)
 	l.finalise(22 * time.Second)

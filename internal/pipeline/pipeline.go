@@ -44,6 +44,7 @@ type Stats struct {
 	Events, Suppressed                 int64
 	LabelsApplied, LabelsUnused        int64
 	Relabelled                         int64 // windows a later label took from an earlier one within its grace period
+	Agreed                             int64 // labelled windows not learned: the detector had decided them so (Learning.LearnAgreed)
 	Evicted                            int64 // buffered windows that aged out unlearned
 	Checkpoints, CheckpointErrs        int64
 	ModelErrors, SinkErrors            int64
@@ -202,7 +203,7 @@ func (p *Pipeline) wireLearning(step time.Duration) error {
 		}
 		p.late = &lateLabels{buf: newRing(n, p.ext.Dim()), in: p.labelC,
 			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, maxInterval: c.Learning.MaxInterval,
-			grace: c.Learning.Grace, events: p.ev, offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, wall: p.wall,
+			grace: c.Learning.Grace, learnAgreed: c.Learning.LearnAgreed, events: p.ev, offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, wall: p.wall,
 			train: p.train, ack: p.ack, stats: &p.stats, log: p.log, stopping: p.stopping}
 	}
 	return nil
@@ -381,7 +382,7 @@ func (p *Pipeline) window() {
 	}
 	p.sinks.score(alert.Score{T: p.wall(end), Offset: end, Score: score, Usable: usable})
 	if usable {
-		p.learn(start, end, v)
+		p.learn(start, end, v, p.ev.det.Positive(score))
 	}
 	if p.late != nil {
 		p.late.drain(end)
@@ -479,8 +480,10 @@ func (p *Pipeline) setArtifact(v artifact.Verdict, at time.Duration) {
 	p.sinks.state(alert.Status{State: alert.StateArtifact, Since: p.wall(at), Reason: reason, Artifact: v.Kind.String(), Channels: names})
 }
 
-// learn applies the learning mode to a usable window.
-func (p *Pipeline) learn(start, end time.Duration, x []float64) {
+// learn applies the learning mode to a usable window; decided is the
+// detector's decision on it (its score above the threshold), which the
+// late-label buffer keeps for Learning.LearnAgreed.
+func (p *Pipeline) learn(start, end time.Duration, x []float64, decided bool) {
 	switch p.cfg.Learning.Mode {
 	case LearnAnnotations:
 		pos, ok := labelOf(p.annot.overlap(start, end), end-start, p.cfg.Learning.MinOverlap)
@@ -490,7 +493,7 @@ func (p *Pipeline) learn(start, end time.Duration, x []float64) {
 		}
 		p.train(x, pos)
 	case LearnFeedback:
-		p.late.push(start, end, x)
+		p.late.push(start, end, x, decided)
 	}
 }
 

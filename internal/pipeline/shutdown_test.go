@@ -52,7 +52,7 @@ func TestCancelStopsLearningBufferedWindows(t *testing.T) {
 			p.Labels() <- alert.Label{Start: p.wall0.Add(250 * time.Second), End: p.wall0.Add(260 * time.Second), Seizure: true, From: "test"}
 		}
 	}}
-	p = newPipeline(t, src, features.Config{}, m, Config{Learning: Learning{Mode: LearnFeedback, Buffer: 10 * time.Minute, Grace: time.Second},
+	p = newPipeline(t, src, features.Config{}, m, Config{Learning: Learning{Mode: LearnFeedback, Buffer: 10 * time.Minute, Grace: time.Second, LearnAgreed: true},
 		Artifact: noArtifacts}, []alert.Sink{sink}, hooks)
 	if err := p.Run(ctx); err != nil {
 		t.Fatal(err)
