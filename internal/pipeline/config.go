@@ -54,8 +54,9 @@ type Learning struct {
 	// and a contradicting one is refused.
 	Grace time.Duration
 	// LearnAgreed also learns the labelled windows on which the detector
-	// already agreed with the label: a window scored at or above the
-	// threshold and labelled a seizure, or below it and labelled not. Off
+	// already agreed with the label: a window scored above the threshold
+	// (alert.Detector.Positive) and labelled a seizure, or not above it
+	// and labelled not. Off
 	// by default: a label teaches the model its mistakes only (the
 	// windows of a rejected alert that crossed the threshold, those of a
 	// missed seizure below it, the part of a confirmed seizure it scored

@@ -69,7 +69,7 @@ func labelOf(overlap, length time.Duration, minOverlap float64) (positive, ok bo
 // window is a buffered window awaiting a label.
 type window struct {
 	start, end time.Duration
-	decided    bool // the detector's decision on it: scored at or above the threshold
+	decided    bool // the detector's decision on it: scored above the threshold
 	x          []float64
 	learned    bool  // learned: with its claim's label once final, or by the negative horizon
 	claim      claim // the label that covers it, if any
