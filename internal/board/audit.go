@@ -25,6 +25,7 @@ type auditRecord struct {
 	Status  string    `json:"status,omitempty"` // ack: applied or refused
 	Windows *int      `json:"windows,omitempty"`
 	Reason  string    `json:"reason,omitempty"`
+	Note    string    `json:"note,omitempty"` // ack: what the label replaced or teaches
 }
 
 // auditLog appends records to a file, one JSON object a line, and fsyncs

@@ -172,9 +172,10 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 	}
 	ack := alert.AckOf(lab)
 	ack.Applied, ack.Windows, ack.At = true, 17, time.Now()
+	ack.Note = "the detector already had 12 of the 17 windows right; the model learns the other 5"
 	publish(t, daemon, topic("bed-3", "feedback/ack"), false, alert.AppendAck(nil, ack))
-	waitJS(t, alice, "the daemon's ack beside the alert",
-		fmt.Sprintf(`(document.querySelector(%q) || {}).textContent?.includes("applied confirmed from alice — 17 windows")`, card+" .acks li.applied"))
+	waitJS(t, alice, "the daemon's ack beside the alert, with what the label teaches",
+		fmt.Sprintf(`(document.querySelector(%q) || {}).textContent?.includes("applied confirmed from alice — 17 windows; the detector already had 12 of the 17 windows right; the model learns the other 5")`, card+" .acks li.applied"))
 
 	tile := `.tile[data-bed="bed-3"]`
 	do(t, alice, "label a missed seizure", chromedp.Click(chromedp.CSS(tile+" button.miss")),

@@ -149,7 +149,7 @@ func (s *Server) auditAck(bedName string, a alert.Ack) {
 		status = alert.AckApplied
 	}
 	r := auditRecord{Who: a.By, Action: "ack", Site: s.cfg.Site, Bed: bedName, AlertID: a.AlertID,
-		Verdict: a.Verdict, Label: a.Label, Status: status, Windows: &a.Windows, Reason: a.Reason}
+		Verdict: a.Verdict, Label: a.Label, Status: status, Windows: &a.Windows, Reason: a.Reason, Note: a.Note}
 	if a.Label != "" {
 		r.Start, r.End = a.Start.UTC().Format(time.RFC3339), a.End.UTC().Format(time.RFC3339)
 	}

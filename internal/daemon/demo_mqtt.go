@@ -95,6 +95,9 @@ func demoWhat(topic string, p []byte) string {
 		}
 	case strings.HasSuffix(topic, "/feedback/ack"):
 		if a, err := alert.ParseAck(p); err == nil {
+			if a.Applied && a.Note != "" {
+				return fmt.Sprintf("%s %s by %s: applied to %d windows; %s", a.Verdict+a.Label, a.AlertID, a.By, a.Windows, a.Note)
+			}
 			if a.Applied {
 				return fmt.Sprintf("%s %s by %s: applied to %d windows", a.Verdict+a.Label, a.AlertID, a.By, a.Windows)
 			}

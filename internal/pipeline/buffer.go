@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/ictal/ictal/alert"
@@ -144,16 +145,21 @@ func (l *lateLabels) apply(lab alert.Label, now time.Duration) {
 		refuse("label not applied: shutting down", "the monitor is shutting down; send it again once it is back")
 		return
 	}
-	taken, replaced, prev := l.claim(a, b, claim{set: true, seizure: lab.Seizure, due: now + l.grace, start: a, end: b, by: lab.By, sender: lab.Sender})
+	taken, replaced, agreed, prev := l.claim(a, b, claim{set: true, seizure: lab.Seizure, due: now + l.grace, start: a, end: b, by: lab.By, sender: lab.Sender})
 	if taken == 0 {
 		refuse("label covers no buffered window", "covers no window still in the buffer (already learned, gated, or older than the buffer)",
 			slog.Duration("start", a), slog.Duration("end", b))
 		return
 	}
 	ack.Applied, ack.Windows, ack.Replaced, ack.FinalAt = true, taken, replaced, l.wall(now+l.grace)
+	var notes []string
 	if replaced > 0 {
-		ack.Note = fmt.Sprintf("replaces the %s label by %s on %d windows (it was within its grace period)", labelName(prev.seizure), who(prev.by, prev.sender), replaced)
+		notes = append(notes, fmt.Sprintf("replaces the %s label by %s on %d windows (it was within its grace period)", labelName(prev.seizure), who(prev.by, prev.sender), replaced))
 	}
+	if agreed > 0 && !l.learnAgreed {
+		notes = append(notes, fmt.Sprintf("the detector already had %d of the %d windows right; the model learns the other %d", agreed, taken, taken-agreed))
+	}
+	ack.Note = strings.Join(notes, "; ")
 	l.stats.LabelsApplied++
 	l.stats.Relabelled += int64(replaced)
 	l.log.Info("label applied", slog.Bool("seizure", lab.Seizure), slog.String("alert_id", lab.AlertID), slog.Int("windows", taken),
@@ -191,11 +197,14 @@ func (l *lateLabels) contradictions(a, b time.Duration, seizure bool) (n int, fi
 // free windows, and pending ones, whose earlier label c replaces. It
 // returns how many windows it took, how many of those an earlier label of
 // the other class had, and the first such label.
-func (l *lateLabels) claim(a, b time.Duration, c claim) (taken, replaced int, prev claim) {
+func (l *lateLabels) claim(a, b time.Duration, c claim) (taken, replaced, agreed int, prev claim) {
 	for i := 0; i < l.buf.size; i++ {
 		w := l.buf.at(i)
 		if w.learned || !l.covers(w, a, b) {
 			continue
+		}
+		if w.decided == c.seizure {
+			agreed++
 		}
 		switch {
 		case !w.claim.set:
@@ -209,7 +218,7 @@ func (l *lateLabels) claim(a, b time.Duration, c claim) (taken, replaced int, pr
 		w.claim = c
 		taken++
 	}
-	return taken, replaced, prev
+	return taken, replaced, agreed, prev
 }
 
 // labelName is a label's name in the contract.

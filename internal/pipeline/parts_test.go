@@ -70,8 +70,9 @@ func TestLateLabelsLearnMistakes(t *testing.T) {
 	for _, learnAgreed := range []bool{false, true} {
 		for _, seizure := range []bool{true, false} {
 			var learned []float64
+			var note string
 			st := &Stats{}
-			l := &lateLabels{buf: newRing(10, 1), minOverlap: 0.5, learnAgreed: learnAgreed, events: &events{}, ack: func(alert.Ack) {},
+			l := &lateLabels{buf: newRing(10, 1), minOverlap: 0.5, learnAgreed: learnAgreed, events: &events{}, ack: func(a alert.Ack) { note = a.Note },
 				offset: func(t time.Time) time.Duration { return t.Sub(time.Unix(0, 0)) }, wall: func(d time.Duration) time.Time { return time.Unix(0, 0).Add(d) },
 				maxInterval: time.Minute, train: func(x []float64, s bool) {
 					if s != seizure {
@@ -95,6 +96,14 @@ func TestLateLabelsLearnMistakes(t *testing.T) {
 			}
 			if !slices.Equal(learned, want) || st.Agreed != int64(6-len(want)) {
 				t.Errorf("learnAgreed %v, seizure %v: learned %v (want %v), %d agreed", learnAgreed, seizure, learned, want, st.Agreed)
+			}
+			// The acknowledgement tells the clinician what the label teaches.
+			wantNote := "the detector already had 3 of the 6 windows right; the model learns the other 3"
+			if learnAgreed {
+				wantNote = ""
+			}
+			if note != wantNote {
+				t.Errorf("learnAgreed %v, seizure %v: ack note %q, want %q", learnAgreed, seizure, note, wantNote)
 			}
 		}
 	}

@@ -139,7 +139,7 @@
     if (a.feedback.length) { const ul = el("ul", "fb"); for (const f of a.feedback) ul.append(el("li", "", `${f.verdict} by ${f.by || "?"}`)); c.append(ul); }
     if (a.acks.length) {
       const ul = el("ul", "acks");
-      for (const k of a.acks) ul.append(el("li", k.status, `monitor: ${k.status} ${k.verdict || k.label || ""}${k.by ? " from " + k.by : ""} — ${k.windows} windows${k.reason ? " (" + k.reason + ")" : ""}`));
+      for (const k of a.acks) ul.append(el("li", k.status, `monitor: ${k.status} ${k.verdict || k.label || ""}${k.by ? " from " + k.by : ""} — ${k.windows} windows${k.reason ? " (" + k.reason + ")" : ""}${k.note ? "; " + k.note : ""}`));
       c.append(ul);
     }
     const cv = el("canvas", "eeg"); cv.width = 900; cv.height = 120;
