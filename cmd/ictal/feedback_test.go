@@ -21,7 +21,10 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 		}
 	}
 	id := alert.NewID()
-	start, end := time.Now().Add(-10*time.Minute).UTC().Format(time.RFC3339), time.Now().Add(-9*time.Minute).UTC().Format(time.RFC3339)
+	// The command sends the interval as given; the labels are parsed
+	// against the same instant, so elapsed time plays no part.
+	now := time.Now()
+	start, end := now.Add(-10*time.Minute).UTC().Format(time.RFC3339), now.Add(-9*time.Minute).UTC().Format(time.RFC3339)
 	tests := []struct {
 		name    string
 		args    []string
@@ -47,7 +50,7 @@ func TestFeedbackSendsValidatedMessages(t *testing.T) {
 			if m.Topic() != tt.topic {
 				t.Errorf("sent on %s, want %s", m.Topic(), tt.topic)
 			}
-			lab, err := alert.ParseFeedback(p, time.Now())
+			lab, err := alert.ParseFeedback(p, now)
 			if err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}
