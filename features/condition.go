@@ -197,11 +197,27 @@ func notch(f0, bw, fs float64) biquad {
 type conditioner struct {
 	desc    string
 	stages  []biquad
-	s1, s2  []float64 // stages × channels, stage-major: the sections' state
+	s1, s2  []float64 // stages × stride, stage-major: the sections' state
+	stride  int       // channels rounded up to a multiple of simdLanes
 	primed  []bool    // per channel: state set from a first sample
 	all     bool      // every channel is primed
 	held    []float64 // per channel: last valid input, fed in place of an invalid one
 	notches []float64 // mains frequencies notched, Hz
+
+	// For the vector loop (filterSIMD): each section's b0, b1, a1 and a2,
+	// each repeated simdLanes times, and a frame padded to stride.
+	coef []float64
+	xp   []float64
+}
+
+// simdLanes is the number of channels the vector loop filters at once
+// (four float64 in a 256-bit register). The state is laid out for it on
+// every platform; the padding channels stay zero.
+const simdLanes = 4
+
+// paddedChannels is channels rounded up to a multiple of simdLanes.
+func paddedChannels(channels int) int {
+	return (channels + simdLanes - 1) / simdLanes * simdLanes
 }
 
 // newConditioner resolves c at rate fs for channels channels, or returns
@@ -263,10 +279,19 @@ func newConditioner(c Conditioning, fs float64, channels int) (*conditioner, err
 		parts = append(parts, "none")
 	}
 	k.desc = strings.Join(parts, ", ")
-	k.s1 = make([]float64, channels*len(k.stages))
-	k.s2 = make([]float64, channels*len(k.stages))
+	k.stride = paddedChannels(channels)
+	k.s1 = make([]float64, k.stride*len(k.stages))
+	k.s2 = make([]float64, k.stride*len(k.stages))
 	k.primed = make([]bool, channels)
 	k.held = make([]float64, channels)
+	k.xp = make([]float64, k.stride)
+	for _, q := range k.stages {
+		for _, c := range [...]float64{q.b0, q.b1, q.a1, q.a2} {
+			for range simdLanes {
+				k.coef = append(k.coef, c)
+			}
+		}
+	}
 	return k, nil
 }
 
@@ -348,7 +373,7 @@ func (k *conditioner) reset() { clear(k.primed); k.all = false }
 // output y = G·x (G its DC gain) are a fixed point when
 // s2 = b2·x − a2·y and s1 = b1·x − a1·y + s2.
 func (k *conditioner) prime(c int, x float64) {
-	n := len(k.primed)
+	n := k.stride
 	for i, q := range k.stages {
 		y := q.dcGain() * x
 		s2 := float64(q.b2*x) - float64(q.a2*y)
@@ -361,9 +386,12 @@ func (k *conditioner) prime(c int, x float64) {
 // frame filters one frame in place, one sample per channel. ok[c] false
 // (the sample was NaN, infinite or absurd) feeds the channel's last valid
 // input instead, so one bad sample cannot poison the filters' state; bad
-// says whether any ok[c] is false. The loop runs section by section over
-// the channels: the channels are independent, so the processor overlaps
-// their arithmetic.
+// says whether any ok[c] is false. The filtering itself is filter: the
+// vector loop where the processor has one (filterSIMD), filterGo
+// elsewhere, with the same bits. The vector loop filters x in place when
+// its capacity reaches paddedChannels(len(x)), overwriting the padding
+// lanes x[len(x):cap(x)] (the Extractor's frame is allocated so); for a
+// shorter capacity it works on a copy.
 func (k *conditioner) frame(x []float64, ok []bool, bad bool) {
 	n := len(k.primed)
 	x, ok = x[:n], ok[:n]
@@ -386,9 +414,15 @@ func (k *conditioner) frame(x []float64, ok []bool, bad bool) {
 		}
 		k.all = true
 	}
-	// Three sections per pass over the channels, so that each one's
-	// output stays in a register for the next; the one or two left over
-	// one at a time.
+	k.filter(x)
+}
+
+// filterGo runs the chain over the frame x (one sample per channel) in
+// Go, section by section over the channels: the channels are independent,
+// so the processor overlaps their arithmetic. Three sections per pass
+// over the channels, so that each one's output stays in a register for
+// the next; the one or two left over one at a time.
+func (k *conditioner) filterGo(x []float64) {
 	i := 0
 	for ; i+3 <= len(k.stages); i += 3 {
 		k.frame3(x, i)
@@ -407,7 +441,7 @@ func (k *conditioner) frame(x []float64, ok []bool, bad bool) {
 
 // frame1 runs section i over every channel's sample x[c].
 func (k *conditioner) frame1(x []float64, i int) {
-	n := len(k.primed)
+	n := k.stride
 	q := &k.stages[i]
 	b0, b1, a1, a2 := q.b0, q.b1, q.a1, q.a2
 	s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
@@ -424,7 +458,7 @@ func (k *conditioner) frame1(x []float64, i int) {
 // frame3 runs sections i, i+1 and i+2 over every channel's sample x[c]
 // in one pass.
 func (k *conditioner) frame3(x []float64, i int) {
-	n := len(k.primed)
+	n := k.stride
 	q, r, s := &k.stages[i], &k.stages[i+1], &k.stages[i+2]
 	s1, s2 := k.s1[i*n:(i+1)*n], k.s2[i*n:(i+1)*n]
 	t1, t2 := k.s1[(i+1)*n:(i+2)*n], k.s2[(i+1)*n:(i+2)*n]

@@ -181,10 +181,12 @@ func TestHarmonicsThroughTheLoop(t *testing.T) {
 }
 
 // TestFilterLoopsBits: the loops (up to three sections per pass, b0·x
-// standing in for b2·x) give the same bits as the textbook transposed
-// direct form II with all five products, one section at a time, for
-// chains of every length from 1 to 9 sections (every grouping into
-// passes) on several channels.
+// standing in for b2·x; on amd64 also the AVX loop, four channels at a
+// time, on a copy or in place beside padding lanes of NaN) give the same bits as the textbook transposed direct form II with
+// all five products, one section at a time, for chains of every length
+// from 1 to 9 sections (every grouping into passes), on channel counts
+// that fill the vector loop's groups of four and that leave 1, 2 or 3
+// lanes of padding.
 func TestFilterLoopsBits(t *testing.T) {
 	chains := []struct {
 		c    Conditioning
@@ -202,45 +204,32 @@ func TestFilterLoopsBits(t *testing.T) {
 		{Conditioning{}, 512},                                       // 9
 		{Conditioning{LowPass: -1}, 512},                            // 12
 	}
-	const channels = 5
+	loops := []struct {
+		name string
+		run  func(k *conditioner, x []float64)
+	}{
+		{"frame", func(k *conditioner, x []float64) { k.frame(x, allTrue(len(x)), false) }},
+		{"frame in place, NaN padding", func(k *conditioner, x []float64) {
+			// The Extractor's frame: capacity padded, the padding
+			// lanes holding anything at all.
+			p := make([]float64, paddedChannels(len(x)))
+			for i := len(x); i < len(p); i++ {
+				p[i] = math.NaN()
+			}
+			copy(p, x)
+			k.frame(p[:len(x)], allTrue(len(x)), false)
+			copy(x, p)
+		}},
+		{"filterGo", func(k *conditioner, x []float64) { k.filterGo(x) }},
+	}
 	seen := map[int]bool{}
-	for _, tt := range chains {
-		c := tt.c
-		k := newCond(t, c, tt.rate, channels)
-		seen[len(k.stages)] = true
-		s1 := make([]float64, len(k.stages)*channels)
-		s2 := make([]float64, len(k.stages)*channels)
-		x, ok := make([]float64, channels), make([]bool, channels)
-		for i := range ok {
-			ok[i] = true
-		}
-		for i := 0; i < 2000; i++ {
-			for ch := range x {
-				x[ch] = 50*math.Sin(float64(i*(ch+3))/11) + float64((i*7919+ch*104729)%997) - 498
-			}
-			want := slices.Clone(x)
-			if i == 0 {
-				k.frame(x, ok, false) // primes the state
-				n := len(k.primed)
-				copy(s1, k.s1[:len(k.stages)*n])
-				copy(s2, k.s2[:len(k.stages)*n])
-				continue
-			}
-			for ch := range want {
-				v := want[ch]
-				for j, q := range k.stages {
-					a, b := &s1[j*channels+ch], &s2[j*channels+ch]
-					y := float64(q.b0*v) + *a
-					*a = float64(q.b1*v) - float64(q.a1*y) + *b
-					*b = float64(q.b2*v) - float64(q.a2*y)
-					v = y
-				}
-				want[ch] = v
-			}
-			k.frame(x, ok, false)
-			for ch := range x {
-				if math.Float64bits(x[ch]) != math.Float64bits(want[ch]) {
-					t.Fatalf("%v, %d sections, frame %d, channel %d: %v, textbook form %v", c, len(k.stages), i, ch, x[ch], want[ch])
+	for _, loop := range loops {
+		for _, channels := range []int{1, 4, 5, 23} {
+			for _, tt := range chains {
+				k := newCond(t, tt.c, tt.rate, channels)
+				seen[len(k.stages)] = true
+				if name, bits := textbookBits(k, channels, loop.run); name != "" {
+					t.Fatalf("%s, %v, %d channels, %d sections: %s", loop.name, tt.c, channels, len(k.stages), bits)
 				}
 			}
 		}
@@ -250,6 +239,59 @@ func TestFilterLoopsBits(t *testing.T) {
 			t.Errorf("no chain of %d sections tested", n)
 		}
 	}
+}
+
+// allTrue returns n true values.
+func allTrue(n int) []bool {
+	ok := make([]bool, n)
+	for i := range ok {
+		ok[i] = true
+	}
+	return ok
+}
+
+// textbookBits feeds 2000 frames of a deterministic signal (amplitudes
+// from a few µV to 10⁵ µV) through run after priming k's state with
+// the first, and filters the same frames by the textbook form from the
+// primed state. It returns "" when every output has the textbook's bits,
+// else where the first differs and both values.
+func textbookBits(k *conditioner, channels int, run func(*conditioner, []float64)) (where, values string) {
+	n := len(k.stages)
+	s1, s2 := make([]float64, n*channels), make([]float64, n*channels)
+	x := make([]float64, channels)
+	for i := 0; i < 2000; i++ {
+		for ch := range x {
+			scale := math.Pow(10, float64(ch%6)) // µV to 10⁵ µV
+			x[ch] = scale * (50*math.Sin(float64(i*(ch+3))/11) + float64((i*7919+ch*104729)%997) - 498)
+		}
+		want := slices.Clone(x)
+		if i == 0 {
+			k.frame(x, allTrue(channels), false) // primes the state
+			for j := range n {
+				copy(s1[j*channels:(j+1)*channels], k.s1[j*k.stride:])
+				copy(s2[j*channels:(j+1)*channels], k.s2[j*k.stride:])
+			}
+			continue
+		}
+		for ch := range want {
+			v := want[ch]
+			for j, q := range k.stages {
+				a, b := &s1[j*channels+ch], &s2[j*channels+ch]
+				y := float64(q.b0*v) + *a
+				*a = float64(q.b1*v) - float64(q.a1*y) + *b
+				*b = float64(q.b2*v) - float64(q.a2*y)
+				v = y
+			}
+			want[ch] = v
+		}
+		run(k, x)
+		for ch := range x {
+			if math.Float64bits(x[ch]) != math.Float64bits(want[ch]) {
+				return fmt.Sprintf("frame %d, channel %d", i, ch), fmt.Sprintf("%v, textbook form %v", x[ch], want[ch])
+			}
+		}
+	}
+	return "", ""
 }
 
 // TestConditioningFiltersSines runs sines through the filter loop itself

@@ -31,7 +31,7 @@ type Extractor struct {
 	dim     int
 	needFFT bool
 	cond    *conditioner // nil: Conditioning.Off
-	in      []float64    // the frame being pushed, conditioned in place
+	in      []float64    // the frame being pushed, conditioned in place; its capacity is padded for the conditioner's vector loop (paddedChannels)
 	ok      []bool       // per channel: the sample being pushed is valid
 
 	// ring holds Channels rings of n samples, channel-major: channel c's
@@ -81,7 +81,7 @@ func New(cfg Config) (*Extractor, error) {
 		steps:   make([]float64, r.Channels),
 		newer:   make([]blockSums, r.Channels),
 		scratch: make([]float64, r.Channels),
-		in:      make([]float64, r.Channels),
+		in:      make([]float64, r.Channels, paddedChannels(r.Channels)),
 		ok:      make([]bool, r.Channels),
 	}
 	if e.cond, err = newConditioner(r.Conditioning, r.Rate, r.Channels); err != nil {
