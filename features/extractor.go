@@ -213,16 +213,8 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	}
 	h := e.head
 	in := e.in[:len(samples)]
-	// In the usual case, all samples valid, one integer maximum per
-	// sample, in the loop that copies them: |v|'s bits order as |v|
-	// does, and NaN's and ±Inf's lie above MaxSample's. ok is filled only
-	// when some sample is bad.
-	var top uint64
-	for c, v := range samples {
-		in[c] = v
-		top = max(top, math.Float64bits(v)&^(1<<63))
-	}
-	bad := top > maxSampleBits
+	// ok is filled only when some sample is bad.
+	bad := loadFrame(in, samples)
 	if bad {
 		for c, v := range in {
 			e.ok[c] = math.Abs(v) <= MaxSample
@@ -234,12 +226,7 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	if e.cond != nil {
 		e.cond.frame(in, e.ok, bad)
 	}
-	stride, ring := e.stride, e.ring
-	i := h
-	for _, v := range in {
-		ring[i] = v
-		i += stride
-	}
+	storeFrame(e.ring, h, e.stride, in)
 	if e.invalid[h] {
 		e.nBad--
 	}
@@ -258,6 +245,29 @@ func (e *Extractor) Push(samples []float64) (ready bool) {
 	e.windows++
 	e.nextEnd = int64(e.n) + int64(math.Round(float64(e.windows)*e.cfg.step))
 	return true
+}
+
+// loadFrameGo copies samples into in and reports whether any is NaN,
+// infinite or beyond MaxSample in magnitude, with one integer maximum per
+// sample in the loop that copies them: |v|'s bits order as |v| does, and
+// NaN's and ±Inf's lie above MaxSample's.
+func loadFrameGo(in, samples []float64) (bad bool) {
+	in = in[:len(samples)]
+	var top uint64
+	for c, v := range samples {
+		in[c] = v
+		top = max(top, math.Float64bits(v)&^(1<<63))
+	}
+	return top > maxSampleBits
+}
+
+// storeFrameGo stores the frame in into the ring, channel c's sample at
+// ring[i+c·stride].
+func storeFrameGo(ring []float64, i, stride int, in []float64) {
+	for _, v := range in {
+		ring[i] = v
+		i += stride
+	}
 }
 
 // Conditioned returns the frame last pushed as it was stored: each

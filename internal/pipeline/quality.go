@@ -55,13 +55,19 @@ func (q *quality) update(f *acquire.Frame) {
 		q.any = true
 		return
 	}
-	ref, moved, flat := q.ref, q.moved, q.flat
-	ref, moved = ref[:len(f.Samples)], moved[:len(f.Samples)]
-	for c, v := range f.Samples {
+	flatTest(f.Samples, q.ref, q.moved, q.flat, i)
+}
+
+// flatTestGo is the flatness test of frame i: for each channel c whose
+// sample leaves ref[c] (bits of a float64) by more than flat, ref[c]
+// becomes the sample and moved[c] i. A NaN moves nothing.
+func flatTestGo(samples []float64, ref []uint64, moved []int64, flat float64, i int64) {
+	ref, moved = ref[:len(samples)], moved[:len(samples)]
+	for c, v := range samples {
 		// Without a branch: whether EEG leaves ref by more than flat is
 		// a coin toss the processor would mispredict. The compiler makes
 		// the two assignments conditional moves (on integers: ref holds
-		// bits). A NaN moves nothing.
+		// bits).
 		r, m, b := ref[c], moved[c], math.Float64bits(v)
 		if math.Abs(v-math.Float64frombits(r)) > flat {
 			r, m = b, i
