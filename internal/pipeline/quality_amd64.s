@@ -5,9 +5,11 @@
 DATA absmask<>+0(SB)/8, $0x7fffffffffffffff
 GLOBL absmask<>(SB), RODATA|NOPTR, $8
 
-// func flatAVX(samples *float64, ref *uint64, moved *int64, groups int, flat float64, i int64)
+// func flatAVX(samples *float64, ref *uint64, moved *int64, n int, flat float64, i int64)
 //
-// SI, DI and DX walk samples, ref and moved; CX counts the groups. Y6
+// SI, DI and DX walk samples, ref and moved; CX counts the groups of
+// four channels, BX the channels left after them (done one at a time in
+// the low lanes, the same operations). Y6
 // holds the mask clearing the sign bit, Y7 flat and Y8 the frame index i
 // (as bits) in every lane; per group Y0 the samples, Y1 ref, Y2 |v − ref|
 // then the lanes that moved (30 is GT_OQ: false for a NaN), Y3 moved.
@@ -17,10 +19,16 @@ TEXT ·flatAVX(SB), NOSPLIT, $0-48
 	MOVQ         samples+0(FP), SI
 	MOVQ         ref+8(FP), DI
 	MOVQ         moved+16(FP), DX
-	MOVQ         groups+24(FP), CX
+	MOVQ         n+24(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $3, BX
+	SHRQ         $2, CX
 	VBROADCASTSD absmask<>(SB), Y6
 	VBROADCASTSD flat+32(FP), Y7
 	VBROADCASTSD i+40(FP), Y8
+
+	TESTQ CX, CX
+	JZ    tail
 
 group:
 	VMOVUPD   (SI), Y0
@@ -38,5 +46,26 @@ group:
 	ADDQ      $32, DX
 	DECQ      CX
 	JNZ       group
+
+tail:
+	TESTQ     BX, BX
+	JZ        done
+	VMOVSD    (SI), X0
+	VMOVSD    (DI), X1
+	VSUBSD    X1, X0, X2
+	VANDPD    X6, X2, X2
+	VCMPSD    $30, X7, X2, X2
+	VBLENDVPD X2, X0, X1, X1
+	VMOVSD    X1, (DI)
+	VMOVSD    (DX), X3
+	VBLENDVPD X2, X8, X3, X3
+	VMOVSD    X3, (DX)
+	ADDQ      $8, SI
+	ADDQ      $8, DI
+	ADDQ      $8, DX
+	DECQ      BX
+	JMP       tail
+
+done:
 	VZEROUPPER
 	RET
