@@ -15,15 +15,11 @@ var fftAVX = cpu.X86.HasAVX
 //go:noescape
 func radix4AVX(z, vt []float64, l int)
 
-// radix4LastAVX is radix4Last on z, whose length is a multiple of 8.
+// lastPassAVX is radix4Last on z, whose length is a multiple of 8, or
+// with radix2, radix2 on z, whose length is a multiple of 4.
 //
 //go:noescape
-func radix4LastAVX(z []float64)
-
-// radix2AVX is radix2 on z, whose length is a multiple of 4.
-//
-//go:noescape
-func radix2AVX(z []float64)
+func lastPassAVX(z []float64, radix2 bool)
 
 // untangleAVX writes the power of bins[i] into dst[i] for i < len(dst),
 // a multiple of 4, len(bins) ≥ len(dst), as untangle does with s4 =
@@ -45,7 +41,7 @@ func radix4Pass(z, t, vt []float64, l int) {
 // radix4LastPass runs the radix-4 pass of span 1 (radix4Last).
 func radix4LastPass(z []float64) {
 	if fftAVX && len(z)%8 == 0 {
-		radix4LastAVX(z)
+		lastPassAVX(z, false)
 		return
 	}
 	radix4Last(z)
@@ -54,7 +50,7 @@ func radix4LastPass(z []float64) {
 // radix2Pass runs the last radix-2 pass (radix2).
 func radix2Pass(z []float64) {
 	if fftAVX && len(z)%4 == 0 {
-		radix2AVX(z)
+		lastPassAVX(z, true)
 		return
 	}
 	radix2(z)

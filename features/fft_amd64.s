@@ -112,20 +112,23 @@ done:
 	VZEROUPPER
 	RET
 
-// func radix4LastAVX(z []float64)
+// func lastPassAVX(z []float64, radix2 bool)
 //
-// Each block of 8 floats holds a, b, c, d; each is broadcast to both
-// halves of a register, and the lanes whose output subtracts have the
-// sign of the subtrahend flipped.
-TEXT ·radix4LastAVX(SB), NOSPLIT, $0-24
-	MOVQ z_base+0(FP), DI    // DI: the block
-	MOVQ z_len+8(FP), CX
-	SHRQ $3, CX              // CX: blocks left
-	JZ   last_done
+// The last pass, additions only: radix4Last (blocks of 8 floats a, b, c,
+// d) or, with radix2, the radix-2 pass (pairs a, b). Each complex input
+// is broadcast to both halves of a register, and the lanes whose output
+// subtracts have the sign of the subtrahend flipped.
+TEXT ·lastPassAVX(SB), NOSPLIT, $0-25
+	MOVQ    z_base+0(FP), DI     // DI: the block
+	MOVQ    z_len+8(FP), CX
 	VMOVUPD negHigh<>(SB), Y14
+	CMPB    radix2+24(FP), $0
+	JNE     r2
+	SHRQ    $3, CX               // CX: blocks of 8 floats left
+	JZ      last_done
 	VMOVUPD negMid<>(SB), Y13
 
-last_block:
+r4_block:
 	VBROADCASTF128 (DI), Y0   // Y0: [a, a]
 	VBROADCASTF128 16(DI), Y1 // Y1: [b, b]
 	VBROADCASTF128 32(DI), Y2 // Y2: [c, c]
@@ -146,22 +149,12 @@ last_block:
 
 	ADDQ $64, DI
 	DECQ CX
-	JNZ  last_block
-	VZEROUPPER
+	JNZ  r4_block
+	JMP  last_done
 
-last_done:
-	RET
-
-// func radix2AVX(z []float64)
-//
-// Each pair a, b of complex values becomes [a + b, a − b]: a and b
-// broadcast, b's upper half negated.
-TEXT ·radix2AVX(SB), NOSPLIT, $0-24
-	MOVQ z_base+0(FP), DI    // DI: the pair
-	MOVQ z_len+8(FP), CX
-	SHRQ $2, CX              // CX: pairs left
-	JZ   r2_done
-	VMOVUPD negHigh<>(SB), Y14
+r2:
+	SHRQ $2, CX               // CX: pairs left
+	JZ   last_done
 
 r2_pair:
 	VBROADCASTF128 (DI), Y0   // Y0: [a, a]
@@ -172,9 +165,9 @@ r2_pair:
 	ADDQ $32, DI
 	DECQ CX
 	JNZ  r2_pair
-	VZEROUPPER
 
-r2_done:
+last_done:
+	VZEROUPPER
 	RET
 
 // func untangleAVX(dst, z []float64, bins []bin, s4 float64)
