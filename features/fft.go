@@ -34,8 +34,11 @@ type realFFT struct {
 	// w^{2k}, w^{3k} with w = e^{−2πi/(4l)}, as 6 floats. The pass of span
 	// 1 (trivial twiddles) is not among them.
 	passes [][]float64
-	spans  []int
-	radix2 bool // log2(N/2) is odd: a radix-2 pass comes last
+	// vpasses holds the same twiddles laid out for the AVX kernel
+	// (pairTwiddles), when it runs (fftAVX); nil otherwise.
+	vpasses [][]float64
+	spans   []int
+	radix2  bool // log2(N/2) is odd: a radix-2 pass comes last
 }
 
 // bin is what untangling X[k] needs: where Z[k] and Z[N/2−k] are, in
@@ -60,8 +63,12 @@ func newRealFFT(n int) *realFFT {
 	}
 	f.radix2 = lg%2 == 1
 	for l := m / 4; l >= 2; l /= 4 {
-		f.passes = append(f.passes, twiddles(l))
+		t := twiddles(l)
+		f.passes = append(f.passes, t)
 		f.spans = append(f.spans, l)
+		if fftAVX {
+			f.vpasses = append(f.vpasses, pairTwiddles(t, l))
+		}
 	}
 	return f
 }
@@ -75,6 +82,25 @@ func twiddles(l int) []float64 {
 		}
 	}
 	return t
+}
+
+// pairTwiddles lays the twiddles t of span l (see realFFT.passes) out for
+// the AVX kernel, which holds the complex values k and k+1 in one
+// register: for each even k, six groups of four floats, the cosine and the
+// sine of w^k, w^{2k} and w^{3k}, each repeated for the real and the
+// imaginary lane of both, [c, c, c′, c′] and [s, s, s′, s′] (c′, s′ those
+// of k+1). 12l floats in all.
+func pairTwiddles(t []float64, l int) []float64 {
+	v := make([]float64, 12*l)
+	for k := 0; k+1 < l; k += 2 {
+		g := v[12*k : 12*k+24]
+		for r := range 3 {
+			c, s := t[6*k+2*r], t[6*k+2*r+1]
+			c1, s1 := t[6*k+6+2*r], t[6*k+6+2*r+1]
+			copy(g[8*r:8*r+8], []float64{c, c, c1, c1, s, s, s1, s1})
+		}
+	}
+	return v
 }
 
 // unitRoot returns cos and sin of −2πk/n for 0 ≤ k < n, from detmath's
@@ -104,20 +130,31 @@ func unitRoot(k, n int) (c, s float64) {
 // transform.
 func (f *realFFT) Input() []float64 { return f.z }
 
-// transform runs the complex FFT of the input in place.
+// transform runs the complex FFT of the input in place, through the AVX
+// kernels where the CPU has them (fft_amd64.go), the same bits.
 func (f *realFFT) transform() {
 	z := f.z[:2*f.m]
 	for i, t := range f.passes {
-		radix4(z, t, f.spans[i])
+		var vt []float64
+		if f.vpasses != nil {
+			vt = f.vpasses[i]
+		}
+		radix4Pass(z, t, vt, f.spans[i])
 	}
 	if f.radix2 {
-		for j := 0; j+3 < len(z); j += 4 {
-			ar, ai, br, bi := z[j], z[j+1], z[j+2], z[j+3]
-			z[j], z[j+1] = ar+br, ai+bi
-			z[j+2], z[j+3] = ar-br, ai-bi
-		}
+		radix2Pass(z)
 	} else {
-		radix4Last(z)
+		radix4LastPass(z)
+	}
+}
+
+// radix2 is the last pass when log2(N/2) is odd: every pair of complex
+// values a, b becomes a + b, a − b.
+func radix2(z []float64) {
+	for j := 0; j+3 < len(z); j += 4 {
+		ar, ai, br, bi := z[j], z[j+1], z[j+2], z[j+3]
+		z[j], z[j+1] = ar+br, ai+bi
+		z[j+2], z[j+3] = ar-br, ai-bi
 	}
 }
 
@@ -199,7 +236,7 @@ func (f *realFFT) power(dst []float64, lo int, scale float64) {
 		to--
 	}
 	if from < to {
-		f.untangle(dst[from-lo:to-lo], from, scale)
+		f.untanglePass(dst[from-lo:to-lo], from, scale)
 	}
 }
 
