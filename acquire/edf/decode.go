@@ -16,9 +16,9 @@ type conversion struct {
 // that one does not.
 func decode16Go(dst []float64, stride int, b []byte, c *conversion) {
 	dmin, gain, pmin, scale := c.dmin, c.gain, c.pmin, c.scale
-	j := 0
-	for k := 0; k+1 < len(b); k += 2 {
-		x := b[k : k+2 : k+2] // one bounds check
+	n, j := len(b)/2, 0
+	for k := 0; k < n; k++ {
+		x := b[2*k : 2*k+2 : 2*k+2] // one bounds check
 		d := int16(uint16(x[0]) | uint16(x[1])<<8)
 		dst[j] = (float64((float64(d)-dmin)*gain) + pmin) * scale
 		j += stride
@@ -28,9 +28,9 @@ func decode16Go(dst []float64, stride int, b []byte, c *conversion) {
 // decode24Go is decode16Go for BDF's 24-bit little-endian samples.
 func decode24Go(dst []float64, stride int, b []byte, c *conversion) {
 	dmin, gain, pmin, scale := c.dmin, c.gain, c.pmin, c.scale
-	j := 0
-	for k := 0; k+2 < len(b); k += 3 {
-		x := b[k : k+3 : k+3] // one bounds check
+	n, j := len(b)/3, 0
+	for k := 0; k < n; k++ {
+		x := b[3*k : 3*k+3 : 3*k+3] // one bounds check
 		d := int32(uint32(x[0])<<8|uint32(x[1])<<16|uint32(x[2])<<24) >> 8
 		dst[j] = (float64((float64(d)-dmin)*gain) + pmin) * scale
 		j += stride
