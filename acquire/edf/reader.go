@@ -269,29 +269,17 @@ func (r *Reader) decode(rec *Record) {
 // decodeSignal converts the samples of data signal i in rec's raw bytes
 // to physical values times scale, into dst[0], dst[stride], dst[2·stride]
 // … (Replay: one frame after another, all channels of a frame together).
-// Both products are rounded on their own, so that no platform fuses a
-// multiply-add; a scale of 1 changes no bit.
 func (r *Reader) decodeSignal(dst []float64, stride int, rec *Record, i int, scale float64) {
 	s := &r.h.Signals[i]
 	n := s.SamplesPerRecord
 	dst = dst[:(n-1)*stride+1]
-	dmin, gain, pmin := float64(s.DigitalMin), s.Gain(), s.PhysicalMin
-	b, j := rec.raw[r.offs[i]:], 0
+	c := conversion{dmin: float64(s.DigitalMin), gain: s.Gain(), pmin: s.PhysicalMin, scale: scale}
+	b := rec.raw[r.offs[i]:]
 	if r.h.BDF {
-		for k := 0; k < n; k++ {
-			x := b[3*k : 3*k+3 : 3*k+3] // one bounds check
-			d := int32(uint32(x[0])<<8|uint32(x[1])<<16|uint32(x[2])<<24) >> 8
-			dst[j] = (float64((float64(d)-dmin)*gain) + pmin) * scale
-			j += stride
-		}
+		decode24(dst, stride, b[:3*n], &c)
 		return
 	}
-	for k := 0; k < n; k++ {
-		x := b[2*k : 2*k+2 : 2*k+2]
-		d := int16(uint16(x[0]) | uint16(x[1])<<8)
-		dst[j] = (float64((float64(d)-dmin)*gain) + pmin) * scale
-		j += stride
-	}
+	decode16(dst, stride, b[:2*n], &c)
 }
 
 // onset sets rec's Index and Onset: the onset of its time-keeping TAL in
