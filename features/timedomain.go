@@ -81,14 +81,18 @@ func (s *blockSums) of(x []float64) {
 // lanes' starting values (of), the other lanes start at 0, and fold
 // combines a sum's lanes in one fixed order.
 //
-// The Go loop (addGo) is the definition; on amd64 with AVX the terms
-// i ≥ 4, four at a time, come from sumsAVX (timedomain_amd64.s), which
-// computes per lane exactly addGo's operations in addGo's order —
-// differences from the same two samples, every product rounded on its
-// own, no fused multiply-add, each lane added in increasing i — so both
-// give the same bits (TestTimeLanesBits), and the features the same bits
-// on every architecture. The fields' order is the assembly's layout:
-// sum at byte 0, absDiff at 32, …, teager at 160.
+// The Go loop (addGo) is the definition, and all that other processors
+// and purego builds run. On amd64 with AVX the groups of four terms
+// i = 4q … 4q+3 (q ≥ 1) come from sumsAVX (timedomain_amd64.s), one term
+// per lane, and addGo adds the rest (i = 2, 3 and the last len(x) mod 4)
+// into the same lanes: the split between the loops changes no lane. The
+// assembly computes per lane exactly addGo's operations in addGo's order
+// — differences from the same two loaded samples, every product rounded
+// on its own (no fused multiply-add), each lane added in increasing i,
+// |d| by clearing the sign bit, the maximum by a compare that keeps the
+// lane on a tie — so both give the same bits (TestTimeLanesBits), and the
+// features the same bits on every architecture. The fields' order is
+// the assembly's layout: sum at byte 0, absDiff at 32, …, teager at 160.
 type sumLanes struct {
 	sum, absDiff, maxStep, diffSq, diff2Sq, teager [4]float64
 }

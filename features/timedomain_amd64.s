@@ -47,7 +47,7 @@ group:
 	VMULPD  Y10, Y10, Y10 // dd·dd
 	VADDPD  Y10, Y4, Y4   // diff2Sq += …
 	VMULPD  Y7, Y7, Y7    // p·p
-	VMULPD  (DI), Y8, Y8  // p2·xi
+	VMULPD  (DI), Y8, Y8  // xi·p2: p2·xi to the bit (the product commutes)
 	VSUBPD  Y8, Y7, Y7    // p·p − p2·xi
 	VADDPD  Y7, Y5, Y5    // teager += …
 	ADDQ    $32, DI
