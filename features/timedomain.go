@@ -50,34 +50,76 @@ type blockSums struct {
 	teager  float64 // Σ x[i−1]² − x[i−2]·x[i]
 }
 
-// of sets s to the sums of x (len ≥ 2). Every product is rounded on its
-// own (float64(…)) so that the compiler cannot fuse it into a
+// of sets s to the sums of x (len ≥ 2), accumulated in four interleaved
+// lanes (see sumLanes) and combined by fold. Every product is rounded on
+// its own (float64(…)) so that the compiler cannot fuse it into a
 // multiply-add on arm64: the features have the same bits on every
 // architecture (cross/golden_test.go).
 func (s *blockSums) of(x []float64) {
-	x0, x1 := x[0], x[1]
-	d := x1 - x0
-	sum := x0 + x1
-	absDiff := math.Abs(d)
-	maxStep := absDiff
-	diffSq := float64(d * d)
-	var diff2Sq, tk float64
-	prev2, prev, dPrev := x0, x1, d
-	for _, xi := range x[2:] {
-		d := xi - prev
-		dd := d - dPrev
-		sum += xi
-		ad := math.Abs(d)
-		absDiff += ad
-		if ad > maxStep { // not max(): ad is neither NaN nor −0
-			maxStep = ad
-		}
-		diffSq += float64(d * d)
-		diff2Sq += float64(dd * dd)
-		tk += float64(prev*prev) - float64(prev2*xi)
-		prev2, prev, dPrev = prev, xi, d
+	var l sumLanes
+	// The terms of i = 0 and 1 (x[0]; x[1] and Δx[1]) start their lanes.
+	d := x[1] - x[0]
+	ad := math.Abs(d)
+	l.sum[0], l.sum[1] = x[0], x[1]
+	l.absDiff[1], l.maxStep[1], l.diffSq[1] = ad, ad, float64(d*d)
+	l.add(x)
+	*s = blockSums{
+		sum:     fold(&l.sum),
+		absDiff: fold(&l.absDiff),
+		maxStep: max(l.maxStep[0], l.maxStep[1], l.maxStep[2], l.maxStep[3]),
+		diffSq:  fold(&l.diffSq),
+		diff2Sq: fold(&l.diff2Sq),
+		teager:  fold(&l.teager),
 	}
-	*s = blockSums{sum: sum, absDiff: absDiff, maxStep: maxStep, diffSq: diffSq, diff2Sq: diff2Sq, teager: tk}
+}
+
+// sumLanes holds blockSums' sums of a run x in four interleaved
+// accumulators, to be added four at a time by a vector unit. Lane j of
+// each sum takes, in increasing i, the terms i ≡ j (mod 4) of that sum:
+// x[i]; |Δx[i]|, max |Δx[i]| and (Δx[i])² for i ≥ 1; (Δx[i] − Δx[i−1])²
+// and x[i−1]² − x[i−2]·x[i] for i ≥ 2. The terms of i = 0 and 1 are the
+// lanes' starting values (of), the other lanes start at 0, and fold
+// combines a sum's lanes in one fixed order.
+//
+// The Go loop (addGo) is the definition, and all that other processors
+// and purego builds run. On amd64 with AVX the groups of four terms
+// i = 4q … 4q+3 (q ≥ 1) come from sumsAVX (timedomain_amd64.s), one term
+// per lane, and addGo adds the rest (i = 2, 3 and the last len(x) mod 4)
+// into the same lanes: the split between the loops changes no lane. The
+// assembly computes per lane exactly addGo's operations in addGo's order
+// — differences from the same two loaded samples, every product rounded
+// on its own (no fused multiply-add), each lane added in increasing i,
+// |d| by clearing the sign bit, the maximum by a compare that keeps the
+// lane on a tie — so both give the same bits (TestTimeLanesBits), and the
+// features the same bits on every architecture. The fields' order is
+// the assembly's layout: sum at byte 0, absDiff at 32, …, teager at 160.
+type sumLanes struct {
+	sum, absDiff, maxStep, diffSq, diff2Sq, teager [4]float64
+}
+
+// addGo adds the terms from ≤ i < len(x) of x's sums to their lanes, in
+// increasing i; from ≥ 2.
+func (l *sumLanes) addGo(x []float64, from int) {
+	for i := from; i < len(x); i++ {
+		j := i & 3
+		p2, p, xi := x[i-2], x[i-1], x[i]
+		d := xi - p
+		dd := d - (p - p2)
+		l.sum[j] += xi
+		ad := math.Abs(d)
+		l.absDiff[j] += ad
+		if ad > l.maxStep[j] { // not max(): ad is neither NaN nor −0
+			l.maxStep[j] = ad
+		}
+		l.diffSq[j] += float64(d * d)
+		l.diff2Sq[j] += float64(dd * dd)
+		l.teager[j] += float64(p*p) - float64(p2*xi)
+	}
+}
+
+// fold returns the sum of four lanes, (l0 + l1) + (l2 + l3).
+func fold(l *[4]float64) float64 {
+	return (l[0] + l[1]) + (l[2] + l[3])
 }
 
 // join returns the sums of the window x (len n ≥ 4) from those of x[:h]
@@ -103,7 +145,8 @@ func join(a, b *blockSums, x []float64, h int) blockSums {
 // computeTime fills tf from the window w (len n ≥ 4, oldest first)
 // sampled at rate Hz, whose sums (see blockSums) are s, in one pass over
 // w less its mean that also writes the mean-removed samples times hann
-// into out (the spectrum's input; both len n). The variance and the zero
+// into out (the spectrum's input; both len n): centre, whose sum of
+// squares has four lanes like blockSums'. The variance and the zero
 // crossings need that pass; the rest comes from s. The Teager–Kaiser sum
 // of the mean-removed samples y = x − m is
 //
@@ -119,22 +162,11 @@ func computeTime(tf *timeFeatures, w []float64, s *blockSums, rate float64, hann
 	n := len(w)
 	hann, out = hann[:n], out[:n]
 	mean := s.sum / float64(n)
-	var sumSq float64
-	// Zero crossings counted without a branch: sign(x) as 0 or 1
-	// (nonNeg), a crossing where consecutive ones differ.
-	var crossings int
-	sPrev := nonNeg(w[0] - mean)
-	for i, v := range w {
-		xi := v - mean
-		out[i] = float64(xi * hann[i])
-		sumSq += float64(xi * xi)
-		si := nonNeg(xi)
-		crossings += si ^ sPrev
-		sPrev = si
-	}
+	var sumSq [4]float64
+	crossings := centre(&sumSq, w, hann, out, mean)
 	seconds := float64(n-1) / rate // span of the n-1 sample intervals
 	*tf = timeFeatures{
-		variance:   sumSq / float64(n),
+		variance:   fold(&sumSq) / float64(n),
 		lineLength: s.absDiff / seconds,
 		maxStep:    s.maxStep,
 	}
@@ -156,6 +188,37 @@ func computeTime(tf *timeFeatures, w []float64, s *blockSums, rate float64, hann
 	if tk > 0 {
 		tf.teager = tk / float64(n-2) * toHz * toHz
 	}
+}
+
+// centreGo is computeTime's pass over the terms from ≤ i < len(w) of the
+// window w less its mean m, y[i] = w[i] − m: it writes out[i] = y[i]·
+// hann[i], adds y[i]² to the lane sumSq[i mod 4] in increasing i (see
+// sumLanes; computeTime folds the lanes), and returns the number of
+// zero crossings between y[i] and y[i+1] for from ≤ i < len(w)−1. A
+// crossing is where one of the two is negative and the other not (−0
+// counts as not negative), counted without a branch: nonNeg of each,
+// a crossing where they differ. hann and out have len(w) elements.
+//
+// On amd64 with AVX, centreAVX (timedomain_amd64.s) runs the terms four at
+// a time with the same operations per lane, so the same bits
+// (TestTimeLanesBits); it tests y[i] ≥ 0 as w[i] ≥ m, which is the same
+// for finite values: with gradual underflow w − m rounds to 0 only when w
+// = m, and never across 0.
+func centreGo(sumSq *[4]float64, w, hann, out []float64, mean float64, from int) (crossings int) {
+	if from >= len(w) {
+		return 0
+	}
+	hann, out = hann[:len(w)], out[:len(w)]
+	sPrev := nonNeg(w[from] - mean)
+	for i := from; i < len(w); i++ {
+		xi := w[i] - mean
+		out[i] = float64(xi * hann[i])
+		sumSq[i&3] += float64(xi * xi)
+		si := nonNeg(xi)
+		crossings += si ^ sPrev
+		sPrev = si
+	}
+	return crossings
 }
 
 // nonNeg returns 1 if x ≥ 0, else 0.

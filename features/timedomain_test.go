@@ -1,8 +1,10 @@
 package features
 
 import (
+	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -206,5 +208,160 @@ func TestVectorReusesHalfWindowExactly(t *testing.T) {
 				t.Fatalf("compared %d windows", compared)
 			}
 		})
+	}
+}
+
+// laneInputs returns inputs of n samples for TestTimeLanesBits, by name:
+// EEG-like, huge (squares near 1e300), tiny (squares subnormal or 0),
+// subnormal, signed zeros, constant (every y = +0 after the mean),
+// alternating signs, around a level by the smallest steps, and
+// magnitudes from 1e-300 to 1e150 mixed.
+func laneInputs(n int, r *rand.Rand) []laneInput {
+	gens := []struct {
+		name string
+		gen  func(i int) float64
+	}{
+		{"EEG", func(int) float64 { return 100 * r.NormFloat64() }},
+		{"huge", func(int) float64 { return 1e150 * r.NormFloat64() }},
+		{"tiny", func(int) float64 { return 1e-160 * r.NormFloat64() }},
+		{"subnormal", func(int) float64 { return float64(r.IntN(9)-4) * math.SmallestNonzeroFloat64 }},
+		{"signed zero", func(int) float64 { return math.Copysign(0, float64(r.IntN(2))-0.5) }},
+		{"constant", func(int) float64 { return 0.5 }},
+		{"alternating", func(i int) float64 { return float64(1-2*(i&1)) * (1 + r.Float64()) }},
+		{"around 3", func(int) float64 { return math.Nextafter(3, float64(r.IntN(3))+2) }},
+		{"mixed", func(int) float64 { return r.NormFloat64() * math.Pow(10, float64(r.IntN(451)-300)) }},
+	}
+	in := make([]laneInput, len(gens))
+	for k, g := range gens {
+		in[k] = laneInput{g.name, make([]float64, n)}
+		for i := range in[k].x {
+			in[k].x[i] = g.gen(i)
+		}
+	}
+	return in
+}
+
+// laneInput is a named input of TestTimeLanesBits.
+type laneInput struct {
+	name string
+	x    []float64
+}
+
+// textbookLanes computes sumLanes' lanes of x as documented, one lane
+// at a time: lane j takes the terms i ≡ j (mod 4) in increasing i,
+// starting from the terms of i = 0 and 1, else from 0.
+func textbookLanes(x []float64) sumLanes {
+	var l sumLanes
+	for j := range 4 {
+		for i := j; i < len(x); i += 4 {
+			if i < 2 {
+				l.sum[j] = x[i]
+			} else {
+				l.sum[j] += x[i]
+			}
+			if i < 1 {
+				continue
+			}
+			d := x[i] - x[i-1]
+			if i == 1 {
+				l.absDiff[j], l.maxStep[j], l.diffSq[j] = math.Abs(d), math.Abs(d), float64(d*d)
+				continue
+			}
+			l.absDiff[j] += math.Abs(d)
+			l.maxStep[j] = max(l.maxStep[j], math.Abs(d))
+			l.diffSq[j] += float64(d * d)
+			dd := d - (x[i-1] - x[i-2])
+			l.diff2Sq[j] += float64(dd * dd)
+			l.teager[j] += float64(x[i-1]*x[i-1]) - float64(x[i-2]*x[i])
+		}
+	}
+	return l
+}
+
+// sameBits says whether a and b hold the same bits.
+func sameBits(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
+}
+
+// lanesDiffer returns which of the lanes' fields differ in some bit
+// between got and want, "" if none.
+func lanesDiffer(got, want *sumLanes) string {
+	g := [][4]float64{got.sum, got.absDiff, got.maxStep, got.diffSq, got.diff2Sq, got.teager}
+	w := [][4]float64{want.sum, want.absDiff, want.maxStep, want.diffSq, want.diff2Sq, want.teager}
+	for k, name := range []string{"sum", "absDiff", "maxStep", "diffSq", "diff2Sq", "teager"} {
+		if !sameBits(g[k][:], w[k][:]) {
+			return fmt.Sprintf("%s: %v, want %v", name, g[k], w[k])
+		}
+	}
+	return ""
+}
+
+// TestTimeLanesBits checks that the time-domain sums and computeTime's
+// pass have, lane by lane, the bits of their definition: blockSums.of's
+// lanes those computed one lane at a time as sumLanes documents and
+// those of the Go loop (sumLanes.addGo); centre's (the AVX loop on
+// amd64) those of centreGo, and its crossings and output, with the
+// window's mean, 0, and a mean equal to a sample. Every length from 2 to
+// 300 and some up to 4097, at an even and an odd offset in memory, on
+// every input of laneInputs.
+func TestTimeLanesBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 4))
+	lengths := []int{347, 512, 513, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 3001, 4097}
+	for n := 300; n >= 2; n-- {
+		lengths = append(lengths, n)
+	}
+	hann := make([]float64, 4097)
+	for i := range hann {
+		hann[i] = r.Float64()
+	}
+	buf := make([]float64, 4098)
+	want, got := make([]float64, 4097), make([]float64, 4097)
+	for _, n := range lengths {
+		for _, in := range laneInputs(n, r) {
+			for off := range 2 {
+				x := buf[off : off+n]
+				copy(x, in.x)
+				where := fmt.Sprintf("%s, n = %d, offset %d", in.name, n, off)
+
+				tb := textbookLanes(x)
+				var s blockSums
+				s.of(x)
+				if math.Float64bits(s.sum) != math.Float64bits(fold(&tb.sum)) {
+					t.Fatalf("%s: blockSums.of's sum %v, lanes folded %v", where, s.sum, fold(&tb.sum))
+				}
+				var lGo, lAny sumLanes
+				for _, l := range []*sumLanes{&lGo, &lAny} {
+					d := x[1] - x[0]
+					l.sum[0], l.sum[1] = x[0], x[1]
+					l.absDiff[1], l.maxStep[1], l.diffSq[1] = math.Abs(d), math.Abs(d), float64(d*d)
+				}
+				lGo.addGo(x, 2)
+				lAny.add(x)
+				if diff := lanesDiffer(&lGo, &tb); diff != "" {
+					t.Fatalf("%s: addGo's lanes differ from the layout's, %s", where, diff)
+				}
+				if diff := lanesDiffer(&lAny, &lGo); diff != "" {
+					t.Fatalf("%s: add's lanes differ from addGo's, %s", where, diff)
+				}
+
+				for _, mean := range []float64{s.sum / float64(n), 0, x[n/2]} {
+					var sqGo, sqAny [4]float64
+					cGo := centreGo(&sqGo, x, hann[:n], want[:n], mean, 0)
+					cAny := centre(&sqAny, x, hann[:n], got[:n], mean)
+					crossings := 0
+					for i := 1; i < n; i++ {
+						if (x[i]-mean >= 0) != (x[i-1]-mean >= 0) {
+							crossings++
+						}
+					}
+					if cGo != crossings || cAny != crossings {
+						t.Fatalf("%s, mean %v: centreGo counts %d crossings, centre %d, want %d", where, mean, cGo, cAny, crossings)
+					}
+					if !sameBits(sqAny[:], sqGo[:]) || !sameBits(got[:n], want[:n]) {
+						t.Fatalf("%s, mean %v: centre's sums of squares %v, centreGo's %v (or their outputs differ)", where, mean, sqAny, sqGo)
+					}
+				}
+			}
+		}
 	}
 }
