@@ -2,17 +2,10 @@
 
 package features
 
-import "golang.org/x/sys/cpu"
-
-// condAVX says whether the conditioning runs in the AVX loop
-// (condition_amd64.s). The Go loop is used on processors without AVX and
-// in builds tagged purego.
-var condAVX = cpu.X86.HasAVX
-
 // filter runs the chain over the frame x, in the AVX loop where the
 // processor has one.
 func (k *conditioner) filter(x []float64) {
-	if condAVX {
+	if useAVX {
 		k.filterSIMD(x)
 		return
 	}

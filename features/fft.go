@@ -35,7 +35,7 @@ type realFFT struct {
 	// 1 (trivial twiddles) is not among them.
 	passes [][]float64
 	// vpasses holds the same twiddles laid out for the AVX kernel
-	// (pairTwiddles), when it runs (fftAVX); nil otherwise.
+	// (pairTwiddles), when it runs (useAVX); nil otherwise.
 	vpasses [][]float64
 	spans   []int
 	radix2  bool // log2(N/2) is odd: a radix-2 pass comes last
@@ -66,7 +66,7 @@ func newRealFFT(n int) *realFFT {
 		t := twiddles(l)
 		f.passes = append(f.passes, t)
 		f.spans = append(f.spans, l)
-		if fftAVX {
+		if useAVX {
 			f.vpasses = append(f.vpasses, pairTwiddles(t, l))
 		}
 	}

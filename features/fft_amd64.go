@@ -2,13 +2,6 @@
 
 package features
 
-import "golang.org/x/sys/cpu"
-
-// fftAVX reports whether the FFT runs the AVX kernels of fft_amd64.s
-// (the CPU and the operating system support AVX), decided once at init.
-// The kernels give the same bits as the Go passes they replace.
-var fftAVX = cpu.X86.HasAVX
-
 // radix4AVX is radix4 of span l (even, ≥ 2) on z, whose length is a
 // multiple of 8l, with the twiddles laid out by pairTwiddles (12l floats).
 //
@@ -31,7 +24,7 @@ func untangleAVX(dst, z []float64, bins []bin, s4 float64)
 // radix4Pass runs the radix-4 pass of span l: radix4 on twiddles t, or
 // its AVX kernel on the same twiddles laid out as vt.
 func radix4Pass(z, t, vt []float64, l int) {
-	if fftAVX && len(z)%(8*l) == 0 && len(vt) >= 12*l {
+	if useAVX && len(z)%(8*l) == 0 && len(vt) >= 12*l {
 		radix4AVX(z, vt, l)
 		return
 	}
@@ -40,7 +33,7 @@ func radix4Pass(z, t, vt []float64, l int) {
 
 // radix4LastPass runs the radix-4 pass of span 1 (radix4Last).
 func radix4LastPass(z []float64) {
-	if fftAVX && len(z)%8 == 0 {
+	if useAVX && len(z)%8 == 0 {
 		lastPassAVX(z, false)
 		return
 	}
@@ -49,7 +42,7 @@ func radix4LastPass(z []float64) {
 
 // radix2Pass runs the last radix-2 pass (radix2).
 func radix2Pass(z []float64) {
-	if fftAVX && len(z)%4 == 0 {
+	if useAVX && len(z)%4 == 0 {
 		lastPassAVX(z, true)
 		return
 	}
@@ -60,7 +53,7 @@ func radix2Pass(z []float64) {
 // does: four bins at a time by the AVX kernel, the rest in Go.
 func (f *realFFT) untanglePass(dst []float64, lo int, scale float64) {
 	n := 0
-	if fftAVX {
+	if useAVX {
 		n = len(dst) &^ 3
 		untangleAVX(dst[:n], f.z, f.bins[lo:lo+n], scale/4)
 	}

@@ -2,10 +2,6 @@
 
 package features
 
-// fftAVX reports whether the FFT runs the AVX kernels of fft_amd64.s: never
-// outside amd64, nor with the purego build tag.
-const fftAVX = false
-
 // radix4Pass runs the radix-4 pass of span l (radix4); vt is unused.
 func radix4Pass(z, t, vt []float64, l int) { radix4(z, t, l) }
 

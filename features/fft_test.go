@@ -156,7 +156,7 @@ func goTransform(f *realFFT, z []float64) {
 // requireAVX skips a test of the AVX kernels where they do not run.
 func requireAVX(t *testing.T) {
 	t.Helper()
-	if !fftAVX {
+	if !useAVX {
 		t.Skip("no AVX kernels here (not amd64, purego, or no AVX): the Go passes are the only ones")
 	}
 }

@@ -6,7 +6,7 @@ package features
 // any is NaN, infinite or beyond MaxSample in magnitude: loadFrameGo's
 // result, four samples at a time with AVX.
 func loadFrame(in, samples []float64) (bad bool) {
-	if !condAVX || len(samples) == 0 {
+	if !useAVX || len(samples) == 0 {
 		return loadFrameGo(in, samples)
 	}
 	in = in[:len(samples)]
@@ -17,7 +17,7 @@ func loadFrame(in, samples []float64) (bad bool) {
 // ring[i+c·stride]: storeFrameGo's stores, four channels at a time with
 // AVX.
 func storeFrame(ring []float64, i, stride int, in []float64) {
-	if !condAVX || len(in) == 0 {
+	if !useAVX || len(in) == 0 {
 		storeFrameGo(ring, i, stride, in)
 		return
 	}

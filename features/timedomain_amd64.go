@@ -2,19 +2,12 @@
 
 package features
 
-import "golang.org/x/sys/cpu"
-
-// tdAVX says whether the time-domain sums run in the AVX loops
-// (timedomain_amd64.s). The Go loops are used on processors without AVX
-// and in builds tagged purego.
-var tdAVX = cpu.X86.HasAVX
-
 // add adds the terms 2 ≤ i < len(x) of x's sums to their lanes (see
 // sumLanes): those of i = 2 and 3 and the last len(x) mod 4 in Go, the
 // groups of four between in the AVX loop where the processor has one.
 func (l *sumLanes) add(x []float64) {
 	groups := len(x)/4 - 1
-	if !tdAVX || groups <= 0 {
+	if !useAVX || groups <= 0 {
 		l.addGo(x, 2)
 		return
 	}
@@ -28,7 +21,7 @@ func (l *sumLanes) add(x []float64) {
 // four at a time, the rest in Go.
 func centre(sumSq *[4]float64, w, hann, out []float64, mean float64) int {
 	groups := (len(w) - 1) / 4
-	if !tdAVX || groups == 0 {
+	if !useAVX || groups == 0 {
 		return centreGo(sumSq, w, hann, out, mean, 0)
 	}
 	hann, out = hann[:len(w)], out[:len(w)]
