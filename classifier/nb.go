@@ -154,7 +154,7 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 			m2max = max(m2max, s)
 		}
 	} else {
-		m2max = nbLearnStepGo(x, mu, v, sm, w/t1, t/t1)
+		m2max = nbLearnStep(x, mu, v, sm, w/t1, t/t1)
 	}
 	n.m2max[c] = m2max
 	n.sready[c] = true
@@ -167,7 +167,8 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 // seen an example before: with a = w/T' and r = βT/T' it moves the means
 // mu and variances v towards x (μ' = μ + a·δ, v' = r·(v + a·δ²), δ = x − μ),
 // puts the second moments μ'² + v' into sm and returns their maximum (0 if
-// none is above 0). All slices have the length of x.
+// none is above 0). All slices have the length of x. nbLearnStep is this
+// loop, in SSE2 on amd64 (nb_amd64.go).
 func nbLearnStepGo(x, mu, v, sm []float64, a, r float64) (m2max float64) {
 	mu, v, sm = mu[:len(x)], v[:len(x)], sm[:len(x)]
 	for j, xj := range x {
@@ -300,7 +301,7 @@ func (n *nb) refreshOdds(c int, x []float64) float64 {
 	n.secondMoments(c)
 	base := float64(nbFloorCls*n.m2max[c]) + nbFloorAbs
 	half := n.half[c]
-	q, m, eb, bad := nbRefreshOddsStepGo(x, n.mu[clsPos], n.mu[clsNeg], n.half[clsPos], n.half[clsNeg], n.v[c], half, base)
+	q, m, eb, bad := nbRefreshOddsStep(x, n.mu[clsPos], n.mu[clsNeg], n.half[clsPos], n.half[clsNeg], n.v[c], half, base)
 	if bad || len(half) > logProdBlock {
 		n.pm[c], n.pe[c], n.px[c] = logProd(half)
 	} else {
@@ -323,7 +324,8 @@ func (n *nb) refreshOdds(c int, x []float64) float64 {
 // logProd's block state for the new half: the product of the mantissas
 // (m0 over even j times m1 over odd j), the sum of the biased exponents and
 // whether a term was not a positive normal number. All slices have the
-// length of x.
+// length of x. nbRefreshOddsStep is this loop, in SSE2 on amd64
+// (nb_amd64.go).
 func nbRefreshOddsStepGo(x, mp, mn, hp, hn, v, half []float64, base float64) (q, m float64, eb uint64, bad bool) {
 	mp, mn, hp, hn = mp[:len(x)], mn[:len(x)], hp[:len(x)], hn[:len(x)]
 	v, half = v[:len(x)], half[:len(x)]
@@ -381,11 +383,12 @@ func (n *nb) logOddsShared(x, _ []float64) float64 {
 // quad returns the log-odds of x less the constant:
 // Σ_j half−j·(x_j − μ−j)² − half+j·(x_j − μ+j)², from current caches.
 func (n *nb) quad(x []float64) float64 {
-	return nbQuadGo(x, n.mu[clsPos], n.mu[clsNeg], n.half[clsPos], n.half[clsNeg])
+	return nbQuad(x, n.mu[clsPos], n.mu[clsNeg], n.half[clsPos], n.half[clsNeg])
 }
 
 // nbQuadGo is quad's sum over x with the means mp, mn and the caches hp,
-// hn of the two classes (at least as long as x).
+// hn of the two classes (at least as long as x). nbQuad is this loop, in
+// SSE2 on amd64 (nb_amd64.go).
 func nbQuadGo(x, mp, mn, hp, hn []float64) float64 {
 	mp, mn, hp, hn = mp[:len(x)], mn[:len(x)], hp[:len(x)], hn[:len(x)]
 	// Two accumulators halve the dependency chain of the sum.
