@@ -32,10 +32,12 @@ package classifier
 //     running maximum starts at +0 and only ever takes a larger value, so
 //     it is never NaN or −0, and the largest of non-NaN values other than
 //     −0 is one value whatever the order.
-//   - The biased exponents b>>52 are summed as 64-bit integers (PADDQ,
-//     wrapping like uint64), in any order. "b>>52 − 1 ≥ 0x7fe" (unsigned)
-//     says the term is not a positive normal number, that is not in
-//     [2⁻¹⁰²², MaxFloat64]: two ordered compares (false for a NaN).
+//   - The biased exponents e = b>>52 (sign bit included, so 0 … 0xfff)
+//     are summed as 64-bit integers (PADDQ, wrapping like uint64), in any
+//     order. "e − 1 ≥ 0x7fe" (unsigned) for some term, the Go loop's bad,
+//     is e = 0 or e ≥ 0x7ff for some term: the smallest e is 0 or the
+//     largest ≥ 0x7ff, and the assembly keeps the smallest and largest
+//     (PMINSW, PMAXSW on the 16-bit word that holds e).
 //
 // Measured on an AMD EPYC (2 cores, shared) with UOB and NB at d = 36:
 // see the commit that added this file.

@@ -155,13 +155,21 @@ quaddone:
 	MOVQ     BX, X; \
 	UNPCKLPD X, X
 
+// EXPONENTS keeps in X3 and X8 the smallest and largest of the biased
+// exponents b>>52 of the terms, which X6 holds in its lanes: in 16-bit
+// word 0 of each lane (0 … 0xfff, positive as a signed word; the other
+// words are 0).
+#define EXPONENTS \
+	PMINSW X6, X3; \
+	PMAXSW X6, X8
+
 // func nbRefreshOddsSSE2(x, mp, mn, hp, hn, v, half *float64, n int, base float64) (q, m float64, eb uint64, bad bool)
 //
 // Besides the quad sum in X0: X1 the mantissa products m0, m1, X2 the
-// exponent sums (the last odd feature's in R13), X3 all ones in a lane
-// while its terms are positive normal numbers (R14 is 1 if the last odd
-// one is not). X9 holds MaxFloat64, X10 the smallest normal number, X11
-// 1.0, X12 the mantissa mask.
+// exponent sums (the last odd feature's in R13), X3 and X8 the smallest
+// and largest exponent (EXPONENTS). "b>>52 − 1 ≥ 0x7fe" (unsigned) for
+// some term is the smallest exponent being 0 or the largest ≥ 0x7ff. X11
+// holds 1.0, X12 the mantissa mask.
 TEXT ·nbRefreshOddsSSE2(SB), NOSPLIT, $0-97
 	QUADARGS
 	MOVQ     v+40(FP), R12
@@ -173,27 +181,20 @@ TEXT ·nbRefreshOddsSSE2(SB), NOSPLIT, $0-97
 	BCAST($0x3fe0000000000000, X13) // 0.5
 	BCAST($0x000fffffffffffff, X12) // f64MantMask
 	BCAST($0x3ff0000000000000, X11) // 1.0
-	BCAST($0x0010000000000000, X10) // 2⁻¹⁰²², the smallest normal number
-	BCAST($0x7fefffffffffffff, X9)  // MaxFloat64
+	BCAST($0x7fff7fff7fff7fff, X3)  // the largest signed words
 	XORPD    X0, X0
 	MOVAPD   X11, X1
 	PXOR     X2, X2
-	PCMPEQL  X3, X3
+	PXOR     X8, X8
 	XORQ     R13, R13
-	XORQ     R14, R14
 	PAIRS(refreshone)
 
 refreshpair:
 	FLOOR(MOVUPD, MOVUPD, MULPD, ADDPD, MAXPD, DIVPD)
 	MOVAPD X5, X6
-	PSRLQ  $52, X6
+	PSRLQ  $52, X6            // b>>52
 	PADDQ  X6, X2             // eb += b>>52
-	MOVAPD X5, X6
-	CMPPD  X9, X6, $2         // h ≤ MaxFloat64 (false for NaN)
-	MOVAPD X10, X7
-	CMPPD  X5, X7, $2         // 2⁻¹⁰²² ≤ h (false for NaN)
-	ANDPD  X6, X3
-	ANDPD  X7, X3
+	EXPONENTS
 	ANDPD  X12, X5
 	ORPD   X11, X5            // h's mantissa in [1, 2)
 	MULPD  X5, X1
@@ -203,17 +204,14 @@ refreshpair:
 refreshone:
 	ODD(refreshdone)
 	FLOOR(MOVSD, MOVSD, MULSD, ADDSD, MAXSD, DIVSD)
-	MOVQ  X5, R13
-	SHRQ  $52, R13            // eb of the last feature
-	LEAQ  -1(R13), BX
-	CMPQ  BX, $0x7fe
-	JCS   refreshlast         // b>>52 − 1 < 0x7fe (unsigned): positive normal
-	MOVQ  $1, R14
-
-refreshlast:
-	ANDPD X12, X5
-	ORPD  X11, X5
-	MULSD X5, X1
+	MOVQ       X5, R13
+	SHRQ       $52, R13       // b>>52 of the last feature, added to eb below
+	MOVQ       R13, X6
+	PUNPCKLQDQ X6, X6         // in both lanes
+	EXPONENTS
+	ANDPD      X12, X5
+	ORPD       X11, X5
+	MULSD      X5, X1
 	QUAD(MOVSD, SUBSD, MULSD, ADDSD)
 
 refreshdone:
@@ -229,8 +227,19 @@ refreshdone:
 	ADDQ       BX, AX
 	ADDQ       R13, AX
 	MOVQ       AX, eb+88(FP)
-	MOVMSKPD   X3, AX
-	XORQ       $3, AX         // a lane that saw a term not positive normal
-	ORQ        R14, AX
-	SETNE      bad+96(FP)
+	MOVAPD     X3, X4
+	PUNPCKHQDQ X4, X4
+	PMINSW     X4, X3
+	MOVQ       X3, AX         // the smallest exponent (words 1–3 are 0)
+	MOVAPD     X8, X4
+	PUNPCKHQDQ X4, X4
+	PMAXSW     X4, X8
+	MOVQ       X8, BX         // the largest
+	CMPQ       BX, $0x7ff
+	SETCC      bad+96(FP)     // the largest ≥ 0x7ff (unsigned)
+	TESTQ      AX, AX
+	JNZ        refreshret
+	MOVB       $1, bad+96(FP) // the smallest is 0
+
+refreshret:
 	RET
