@@ -175,7 +175,7 @@ func nbLearnStepGo(x, mu, v, sm []float64, a, r float64) (m2max float64) {
 		dl := xj - mu[j]
 		m := mu[j] + float64(a*dl)
 		mu[j] = m
-		vj := r * (v[j] + float64(a*dl*dl))
+		vj := float64(r * (v[j] + float64(a*dl*dl)))
 		v[j] = vj
 		s := float64(m*m) + vj
 		sm[j] = s
