@@ -230,7 +230,7 @@ refreshdone:
 	MOVAPD     X3, X4
 	PUNPCKHQDQ X4, X4
 	PMINSW     X4, X3
-	MOVQ       X3, AX         // the smallest exponent (words 1–3 are 0)
+	MOVQ       X3, AX         // the smallest exponent (words 1–3 are 0; all 0x7fff if n = 0)
 	MOVAPD     X8, X4
 	PUNPCKHQDQ X4, X4
 	PMAXSW     X4, X8
