@@ -154,26 +154,36 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 			m2max = max(m2max, s)
 		}
 	} else {
-		a, r := w/t1, t/t1
-		v = v[:len(mu)]
-		for j, xj := range x {
-			dl := xj - mu[j]
-			m := mu[j] + float64(a*dl)
-			mu[j] = m
-			vj := r * (v[j] + float64(a*dl*dl))
-			v[j] = vj
-			s := float64(m*m) + vj
-			sm[j] = s
-			if s > m2max {
-				m2max = s
-			}
-		}
+		m2max = nbLearnStep(x, mu, v, sm, w/t1, t/t1)
 	}
 	n.m2max[c] = m2max
 	n.sready[c] = true
 	n.dirty[c] = true
 	n.c0ok = false
 	n.restOK = false
+}
+
+// nbLearnStepGo is learn's pass over the features of a class that has
+// seen an example before: with a = w/T' and r = βT/T' it moves the means
+// mu and variances v towards x (μ' = μ + a·δ, v' = r·(v + a·δ²), δ = x − μ),
+// puts the second moments μ'² + v' into sm and returns their maximum (0 if
+// none is above 0). All slices have the length of x. nbLearnStep is this
+// loop, in SSE2 on amd64 (nb_amd64.go).
+func nbLearnStepGo(x, mu, v, sm []float64, a, r float64) (m2max float64) {
+	mu, v, sm = mu[:len(x)], v[:len(x)], sm[:len(x)]
+	for j, xj := range x {
+		dl := xj - mu[j]
+		m := mu[j] + float64(a*dl)
+		mu[j] = m
+		vj := float64(r * (v[j] + float64(a*dl*dl)))
+		v[j] = vj
+		s := float64(m*m) + vj
+		sm[j] = s
+		if s > m2max {
+			m2max = s
+		}
+	}
+	return m2max
 }
 
 // secondMoments puts class c's second moments μ²+v into half and their
@@ -288,20 +298,39 @@ func (n *nb) logOdds(x []float64) float64 {
 // other class's cache being current): it returns the sum of the per
 // feature terms, accumulated exactly as logOddsShared does.
 func (n *nb) refreshOdds(c int, x []float64) float64 {
-	v, half := n.v[c], n.half[c]
 	n.secondMoments(c)
 	base := float64(nbFloorCls*n.m2max[c]) + nbFloorAbs
-	mp, hp := n.mu[clsPos], n.half[clsPos]
-	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
-	x = x[:len(mp)]
-	mp, hp = mp[:len(x)], hp[:len(x)] // len(mp) == len(x) for the prover: no bounds checks in the loop
-	v = v[:len(mp)]
-	half = half[:len(mp)]
+	half := n.half[c]
+	q, m, eb, bad := nbRefreshOddsStep(x, n.mu[clsPos], n.mu[clsNeg], n.half[clsPos], n.half[clsNeg], n.v[c], half, base)
+	if bad || len(half) > logProdBlock {
+		n.pm[c], n.pe[c], n.px[c] = logProd(half)
+	} else {
+		// logProd's finish of its one block (the same bits).
+		e := int64(eb) - int64(len(half))*f64ExpBias
+		pb := math.Float64bits(1 * m)
+		e += int64(pb>>52) - f64ExpBias
+		n.pm[c], n.pe[c], n.px[c] = math.Float64frombits(pb&f64MantMask|f64One), e, 0
+	}
+	n.dirty[c] = false
+	n.sready[c] = false
+	return q
+}
+
+// nbRefreshOddsStepGo is refreshOdds' pass over the features. half holds
+// the second moments of the class being refreshed (and is one of hp and
+// hn), v its variances, base its floor's terms besides the relative one.
+// The pass floors the variances, puts ½/u_j into half and returns the
+// quad sum over x (accumulated as quad does, with the new half), and
+// logProd's block state for the new half: the product of the mantissas
+// (m0 over even j times m1 over odd j), the sum of the biased exponents and
+// whether a term was not a positive normal number. All slices have the
+// length of x. nbRefreshOddsStep is this loop, in SSE2 on amd64
+// (nb_amd64.go).
+func nbRefreshOddsStepGo(x, mp, mn, hp, hn, v, half []float64, base float64) (q, m float64, eb uint64, bad bool) {
+	mp, mn, hp, hn = mp[:len(x)], mn[:len(x)], hp[:len(x)], hn[:len(x)]
+	v, half = v[:len(x)], half[:len(x)]
 	var q0, q1 float64
-	// logProd's mantissa products and exponent sum, for one block.
 	m0, m1 := 1.0, 1.0
-	var eb uint64
-	bad := false
 	j := 0
 	for ; j+1 < len(x); j += 2 {
 		v0, v1 := v[j], v[j+1]
@@ -338,18 +367,7 @@ func (n *nb) refreshOdds(c int, x []float64) float64 {
 		dp, dn := x[j]-mp[j], x[j]-mn[j]
 		q0 += float64(dn*dn*hn[j]) - float64(dp*dp*hp[j])
 	}
-	if bad || len(half) > logProdBlock {
-		n.pm[c], n.pe[c], n.px[c] = logProd(half)
-	} else {
-		// logProd's finish of its one block (the same bits).
-		e := int64(eb) - int64(len(half))*f64ExpBias
-		pb := math.Float64bits(1 * (m0 * m1))
-		e += int64(pb>>52) - f64ExpBias
-		n.pm[c], n.pe[c], n.px[c] = math.Float64frombits(pb&f64MantMask|f64One), e, 0
-	}
-	n.dirty[c] = false
-	n.sready[c] = false
-	return q0 + q1
+	return q0 + q1, m0 * m1, eb, bad
 }
 
 func (n *nb) logOddsShared(x, _ []float64) float64 {
@@ -365,10 +383,14 @@ func (n *nb) logOddsShared(x, _ []float64) float64 {
 // quad returns the log-odds of x less the constant:
 // Σ_j half−j·(x_j − μ−j)² − half+j·(x_j − μ+j)², from current caches.
 func (n *nb) quad(x []float64) float64 {
-	mp, hp := n.mu[clsPos], n.half[clsPos]
-	mn, hn := n.mu[clsNeg][:len(mp)], n.half[clsNeg][:len(mp)]
-	x = x[:len(mp)]
-	mp, hp = mp[:len(x)], hp[:len(x)] // len(mp) == len(x) for the prover: no bounds checks in the loop
+	return nbQuad(x, n.mu[clsPos], n.mu[clsNeg], n.half[clsPos], n.half[clsNeg])
+}
+
+// nbQuadGo is quad's sum over x with the means mp, mn and the caches hp,
+// hn of the two classes (at least as long as x). nbQuad is this loop, in
+// SSE2 on amd64 (nb_amd64.go).
+func nbQuadGo(x, mp, mn, hp, hn []float64) float64 {
+	mp, mn, hp, hn = mp[:len(x)], mn[:len(x)], hp[:len(x)], hn[:len(x)]
 	// Two accumulators halve the dependency chain of the sum.
 	var q0, q1 float64
 	j := 0
