@@ -372,7 +372,7 @@ func (e *ensemble) Margin(x []float64) (float64, error) {
 		plain += l
 		if boosting {
 			a := e.alpha[m]
-			sum += a * l
+			sum += float64(a * l)
 			weights += abs(a)
 		}
 	}

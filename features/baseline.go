@@ -156,6 +156,8 @@ func (b *Baseline) Normalise(dst, v []float64) []float64 {
 }
 
 // Update takes the background window v into channel c's statistics.
+// Its products are rounded on their own (float64(…)), so no platform
+// fuses a multiply-add: the statistics have the same bits everywhere.
 func (b *Baseline) Update(c int, v []float64) {
 	nf := len(b.feats)
 	b.n[c]++
@@ -165,11 +167,11 @@ func (b *Baseline) Update(c int, v []float64) {
 		s := b.scale[k]
 		u := (Transform(f, v[k]) - b.loc[k]) / s
 		u = min(max(u, -BaselineClip), BaselineClip)
-		b.loc[k] += a * s * u
+		b.loc[k] += float64(a * s * u)
 		if u < 0 {
 			u = -u
 		}
-		b.scale[k] = max(s+a*(gauss*u*s-s), minScale)
+		b.scale[k] = max(s+float64(a*(float64(gauss*u*s)-s)), minScale)
 	}
 }
 

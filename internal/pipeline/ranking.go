@@ -42,7 +42,7 @@ func (r *ranking) update(x []float64) {
 		if !r.set {
 			r.baseline[c] = x[i]
 		} else {
-			r.baseline[c] += a * (x[i] - r.baseline[c])
+			r.baseline[c] += float64(a * (x[i] - r.baseline[c]))
 		}
 	}
 	r.set = true

@@ -203,7 +203,7 @@ func (s *scorer) score(x []float64) (float64, []float64, error) {
 
 // calibrated maps a margin to the published score in [0, 1].
 func (s *scorer) calibrated(m float64) float64 {
-	return 1 / (1 + math.Exp(-(s.cfg.Slope*m + s.cfg.Intercept)))
+	return 1 / (1 + math.Exp(-(float64(s.cfg.Slope*m) + s.cfg.Intercept)))
 }
 
 // margins grades every channel of the normalised window z and orders the
