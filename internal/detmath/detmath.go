@@ -134,7 +134,9 @@ func SinCos(x float64) (sin, cos float64) {
 	case x > math.Pi/4:
 		k = 1
 	}
-	r := (x - float64(k)*halfPiHi) - float64(k)*halfPiLo
+	// k·halfPiHi and k·halfPiLo are exact (k ≤ 2), so rounding them on
+	// their own changes nothing; it keeps arm64 from fusing them.
+	r := (x - float64(float64(k)*halfPiHi)) - float64(float64(k)*halfPiLo)
 	s, c := sinCos(r)
 	switch k {
 	case 1:
