@@ -74,11 +74,7 @@ func cholUpdate(l []float64, d int, x []float64, from int) {
 		xs := x[k+1 : k+1+n]
 		xs = xs[:len(col)] // bounds-check elimination hint
 		if n < 2 || xs[0] == 0 {
-			for i := range col {
-				li := (col[i] + float64(s*xs[i])) * ic
-				col[i] = li
-				xs[i] = float64(c*xs[i]) - float64(s*li)
-			}
+			cholRotate(col, xs, s, c, ic)
 			continue
 		}
 		// Two rotations per pass: apply k's to the top of column k+1 and
@@ -90,31 +86,44 @@ func cholUpdate(l []float64, d int, x []float64, from int) {
 		xk1 := float64(c*xs[0]) - float64(s*li)
 		xs[0] = xk1
 		if xk1 == 0 { // rotation k+1 is the identity, skipped
-			for i := 1; i < len(col); i++ {
-				li := (col[i] + float64(s*xs[i])) * ic
-				col[i] = li
-				xs[i] = float64(c*xs[i]) - float64(s*li)
-			}
+			cholRotate(col[1:], xs[1:], s, c, ic)
 			continue
 		}
 		c1 := c0 + d - k // top of column k+1
 		s1, cc1, ic1 := rotation(l, c1, xk1)
 		k++
 		m := n - 1
-		colA := col[1 : 1+m]
-		colB := l[c1+1 : c1+1+m]
-		xr := xs[1 : 1+m]
-		colB = colB[:len(colA)]
-		xr = xr[:len(colA)]
-		for i := range colA {
-			xi := xr[i]
-			a := (colA[i] + float64(s*xi)) * ic
-			colA[i] = a
-			xi = float64(c*xi) - float64(s*a)
-			b := (colB[i] + float64(s1*xi)) * ic1
-			colB[i] = b
-			xr[i] = float64(cc1*xi) - float64(s1*b)
-		}
+		cholRotate2(col[1:1+m], l[c1+1:c1+1+m], xs[1:1+m], s, c, ic, s1, cc1, ic1)
+	}
+}
+
+// cholRotateGo applies a rotation of cholUpdate, (s, c, 1/c = ic), to the
+// rest of its column, col, and to the entries of x below it, xs (as long
+// as col).
+func cholRotateGo(col, xs []float64, s, c, ic float64) {
+	xs = xs[:len(col)]
+	for i := range col {
+		li := (col[i] + float64(s*xs[i])) * ic
+		col[i] = li
+		xs[i] = float64(c*xs[i]) - float64(s*li)
+	}
+}
+
+// cholRotate2Go applies two successive rotations of cholUpdate, (s, c, ic)
+// to colA and xr and then (s1, c1, ic1) to colB and xr, loading and
+// storing each x_i once; each element gets the bits of cholRotateGo's two
+// passes.
+func cholRotate2Go(colA, colB, xr []float64, s, c, ic, s1, c1, ic1 float64) {
+	colB = colB[:len(colA)]
+	xr = xr[:len(colA)]
+	for i := range colA {
+		xi := xr[i]
+		a := (colA[i] + float64(s*xi)) * ic
+		colA[i] = a
+		xi = float64(c*xi) - float64(s*a)
+		b := (colB[i] + float64(s1*xi)) * ic1
+		colB[i] = b
+		xr[i] = float64(c1*xi) - float64(s1*b)
 	}
 }
 
@@ -184,12 +193,12 @@ func diagRecip(inv, l []float64, d int) {
 	}
 }
 
-// forwardSolveRecip is forwardSolve with the diagonal's reciprocals inv
+// forwardSolveRecipGo is forwardSolve with the diagonal's reciprocals inv
 // (diagRecip) precomputed: each step multiplies by 1/L_kk instead of
 // dividing by L_kk, taking the division's latency off the chain from one
 // column to the next. The results may differ from forwardSolve's in the
 // last bits.
-func forwardSolveRecip(l, inv []float64, d int, z []float64) float64 {
+func forwardSolveRecipGo(l, inv []float64, d int, z []float64) float64 {
 	z = z[:d]
 	inv = inv[:d]
 	var sum float64
