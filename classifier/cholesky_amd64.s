@@ -6,14 +6,13 @@
 // and why the bits are those of the Go loops. Each loop takes its rows two
 // at a time, one per lane, then an odd last one alone in lane 0 (the
 // scalar SD forms of the same instructions). AX is the byte offset of the
-// current row in every column, BX counts the pairs left, DX is the number
-// of rows.
+// current row in every column, BX counts the pairs left.
 
-// ROWS starts the loop over the DX rows at label pair, or at label one if
-// there is no pair.
-#define ROWS(one) \
+// ROWS starts a loop over the n rows at the next label, or goes to label
+// one if there is no pair of rows.
+#define ROWS(n, one) \
 	XORQ AX, AX; \
-	MOVQ DX, BX; \
+	MOVQ n, BX; \
 	SHRQ $1, BX; \
 	JZ   one
 
@@ -24,95 +23,188 @@
 	DECQ BX; \
 	JNZ  pair
 
-// LASTROW goes on with an odd last row, or to label done if there is none.
-#define LASTROW(done) \
-	TESTQ $1, DX; \
+// LASTROW goes on with an odd last row of n, or to label done if there is
+// none.
+#define LASTROW(n, done) \
+	TESTQ $1, n; \
 	JZ    done
 
-// ROTATE applies the rotation (s, c, 1/c) in (X10, X11, X12) to the column
-// at SI and to x at R8, leaving the new x_i in X1 (X2, X3 scratch):
+// ISZERO goes to label zero if X, lane 0, is ±0 (not if it is NaN); X7 is
+// scratch.
+#define ISZERO(X, zero) \
+	XORPD   X7, X7; \
+	UCOMISD X7, X; \
+	JNE     3(PC); \
+	JPS     2(PC); \
+	JMP     zero
+
+// ROTATION is the Go function rotation for the diagonal L_kk at R and x_k
+// in X0: it stores r = √(L_kk² + x_k²) at R and leaves s = x_k/L_kk,
+// c = r/L_kk, 1/c = L_kk/r in lane 0 of S, C and IC. If the magnitudes of
+// L_kk and x_k are not both below hypotLimit with one above 1/hypotLimit
+// (X15 holds hypotLimit, X14 the mask of the magnitude), the Go function
+// takes hypot: ROTATION goes to label out and changes nothing. X4–X7 are
+// scratch.
+#define ROTATION(R, S, C, IC, out) \
+	MOVSD   (R), X4; \            // L_kk
+	MOVAPD  X4, X5; \
+	ANDPD   X14, X5; \            // |L_kk|
+	MOVAPD  X0, X6; \
+	ANDPD   X14, X6; \            // |x_k|
+	UCOMISD X5, X15; \
+	JBE     out; \                // not |L_kk| < hypotLimit (or NaN)
+	UCOMISD X6, X15; \
+	JBE     out; \                // not |x_k| < hypotLimit (or NaN)
+	MAXSD   X6, X5; \             // m = max(|L_kk|, |x_k|)
+	MOVQ    $0x20ca2fe76a3f9475, BX; \
+	MOVQ    BX, X7; \             // 1/hypotLimit
+	UCOMISD X7, X5; \
+	JBE     out; \                // not m > 1/hypotLimit
+	MOVAPD  X4, X5; \
+	MULSD   X5, X5; \             // L_kk²
+	MOVAPD  X0, X6; \
+	MULSD   X6, X6; \             // x_k²
+	ADDSD   X6, X5; \
+	SQRTSD  X5, X5; \             // r
+	MOVQ    $0x3ff0000000000000, BX; \
+	MOVQ    BX, S; \
+	DIVSD   X4, S; \              // 1/L_kk
+	MOVAPD  S, C; \
+	MULSD   X5, C; \              // c = r·(1/L_kk)
+	MULSD   X0, S; \              // s = x_k·(1/L_kk)
+	MOVAPD  X4, IC; \
+	DIVSD   X5, IC; \             // 1/c = L_kk/r
+	MOVSD   X5, (R)
+
+// ROTATE applies the rotation (s, c, 1/c) in (S, C, IC) to the column at
+// col and to x at R13, leaving the new x_i in X1 (X2, X3 scratch):
 // L_ik' = (L_ik + s·x_i)·(1/c), x_i' = c·x_i − s·L_ik'.
-#define ROTATE(LOAD, STORE, ADD, SUB, MUL, col) \
-	LOAD   (R8)(AX*1), X1; \  // x_i
-	MOVAPD X10, X2; \
+#define ROTATE(LOAD, STORE, ADD, SUB, MUL, col, S, C, IC) \
+	LOAD   (R13)(AX*1), X1; \ // x_i
+	MOVAPD S, X2; \
 	MUL    X1, X2; \          // s·x_i
 	LOAD   (col)(AX*1), X3; \
 	ADD    X2, X3; \          // L_ik + s·x_i
-	MUL    X12, X3; \         // L_ik'
+	MUL    IC, X3; \          // L_ik'
 	STORE  X3, (col)(AX*1); \
-	MUL    X11, X1; \         // c·x_i
-	MOVAPD X10, X2; \
+	MUL    C, X1; \           // c·x_i
+	MOVAPD S, X2; \
 	MUL    X3, X2; \          // s·L_ik'
 	SUB    X2, X1             // x_i'
 
-// ROTATE2 is ROTATE with the column at SI, then the rotation (s1, c1,
-// 1/c1) in (X13, X14, X15) with the column at DI, on the x_i' in X1,
-// stored at R8.
+// ROTATE1 applies rotation k, (X8, X9, X10), to the column at R12 and x.
+#define ROTATE1(LOAD, STORE, ADD, SUB, MUL) \
+	ROTATE(LOAD, STORE, ADD, SUB, MUL, R12, X8, X9, X10); \
+	STORE X1, (R13)(AX*1)
+
+// ROTATE2 applies rotation k to the column at R12 and x, then rotation
+// k+1, (X11, X12, X13), to the column at R14 and x.
 #define ROTATE2(LOAD, STORE, ADD, SUB, MUL) \
-	ROTATE(LOAD, STORE, ADD, SUB, MUL, SI); \
-	MOVAPD X13, X2; \
+	ROTATE(LOAD, STORE, ADD, SUB, MUL, R12, X8, X9, X10); \
+	MOVAPD X11, X2; \
 	MUL    X1, X2; \          // s1·x_i'
-	LOAD   (DI)(AX*1), X3; \
+	LOAD   (R14)(AX*1), X3; \
 	ADD    X2, X3; \
-	MUL    X15, X3; \         // L_i,k+1'
-	STORE  X3, (DI)(AX*1); \
-	MUL    X14, X1; \         // c1·x_i'
-	MOVAPD X13, X2; \
+	MUL    X13, X3; \         // L_i,k+1'
+	STORE  X3, (R14)(AX*1); \
+	MUL    X12, X1; \         // c1·x_i'
+	MOVAPD X11, X2; \
 	MUL    X3, X2; \
 	SUB    X2, X1; \
-	STORE  X1, (R8)(AX*1)
+	STORE  X1, (R13)(AX*1)
 
-// BROADCAST loads the float64 argument at off(FP) into both lanes of X.
-#define BROADCAST(off, X) \
-	MOVSD    off(FP), X; \
+// BCAST puts the float64 with the bits imm in both lanes of X (BX is
+// scratch).
+#define BCAST(imm, X) \
+	MOVQ     imm, BX; \
+	MOVQ     BX, X; \
 	UNPCKLPD X, X
 
-// func cholRotateSSE2(col, xs *float64, n int, s, c, ic float64)
-TEXT ·cholRotateSSE2(SB), NOSPLIT, $0-48
-	MOVQ col+0(FP), SI
-	MOVQ xs+8(FP), R8
-	MOVQ n+16(FP), DX
-	BROADCAST(s+24(FP), X10)
-	BROADCAST(c+32(FP), X11)
-	BROADCAST(ic+40(FP), X12)
-	ROWS(rotone)
+// func cholUpdateSSE2(l *float64, d int, x *float64, k int) int
+//
+// The loop of cholUpdateGo from column k, one cholStep after another (R8
+// is k, SI the factor, DX is d, DI x), up to the first rotation that needs
+// hypot: it returns that column, or d. In a step, R10 is the top of column
+// k, R12 and R13 the rows of column k and of x being rotated, CX their
+// count, R14 the top of column k+1 and then its rows.
+TEXT ·cholUpdateSSE2(SB), NOSPLIT, $0-40
+	MOVQ l+0(FP), SI
+	MOVQ d+8(FP), DX
+	MOVQ x+16(FP), DI
+	MOVQ k+24(FP), R8
+	BCAST($0x7fffffffffffffff, X14) // the mask of the magnitude
+	BCAST($0x5f138d352e5096af, X15) // hypotLimit = 1e150
 
-rotpair:
-	ROTATE(MOVUPD, MOVUPD, ADDPD, SUBPD, MULPD, SI)
-	MOVUPD X1, (R8)(AX*1)
-	NEXTROWS(rotpair)
+updstep:
+	CMPQ  R8, DX
+	JGE   updret
+	MOVSD (DI)(R8*8), X0      // x_k
+	ISZERO(X0, updskip)
+	MOVQ  R8, AX
+	IMULQ DX, AX
+	LEAQ  -1(R8), BX
+	IMULQ R8, BX
+	SHRQ  $1, BX
+	SUBQ  BX, AX              // colStart(d, k) = k·d − k(k−1)/2
+	LEAQ  (SI)(AX*8), R10
+	ROTATION(R10, X8, X9, X10, updret)
+	MOVQ  DX, CX
+	SUBQ  R8, CX
+	DECQ  CX                  // n = d − k − 1 rows below L_kk
+	LEAQ  8(R10), R12
+	LEAQ  8(DI)(R8*8), R13
+	LEAQ  8(R10)(CX*8), R14   // the top of column k+1
+	CMPQ  CX, $2
+	JLT   updsingle
+	XORQ  AX, AX             // (x_k+1 = 0, which Go rotates alone, gives the same bits)
+	ROTATE1(MOVSD, MOVSD, ADDSD, SUBSD, MULSD) // the top of column k+1: x_k+1 in X1
+	ADDQ  $8, R12
+	ADDQ  $8, R13
+	DECQ  CX
+	ISZERO(X1, updsingle)     // rotation k+1 is the identity
+	MOVAPD X1, X0
+	ROTATION(R14, X11, X12, X13, updsingle) // Go makes rotation k+1: k alone here
+	ADDQ  $8, R14
+	UNPCKLPD X8, X8
+	UNPCKLPD X9, X9
+	UNPCKLPD X10, X10
+	UNPCKLPD X11, X11
+	UNPCKLPD X12, X12
+	UNPCKLPD X13, X13
+	ROWS(CX, updpairone)
 
-rotone:
-	LASTROW(rotdone)
-	ROTATE(MOVSD, MOVSD, ADDSD, SUBSD, MULSD, SI)
-	MOVSD X1, (R8)(AX*1)
-
-rotdone:
-	RET
-
-// func cholRotate2SSE2(colA, colB, xr *float64, n int, s, c, ic, s1, c1, ic1 float64)
-TEXT ·cholRotate2SSE2(SB), NOSPLIT, $0-80
-	MOVQ colA+0(FP), SI
-	MOVQ colB+8(FP), DI
-	MOVQ xr+16(FP), R8
-	MOVQ n+24(FP), DX
-	BROADCAST(s+32(FP), X10)
-	BROADCAST(c+40(FP), X11)
-	BROADCAST(ic+48(FP), X12)
-	BROADCAST(s1+56(FP), X13)
-	BROADCAST(c1+64(FP), X14)
-	BROADCAST(ic1+72(FP), X15)
-	ROWS(rot2one)
-
-rot2pair:
+updpairs:
 	ROTATE2(MOVUPD, MOVUPD, ADDPD, SUBPD, MULPD)
-	NEXTROWS(rot2pair)
+	NEXTROWS(updpairs)
 
-rot2one:
-	LASTROW(rot2done)
+updpairone:
+	LASTROW(CX, updpairdone)
 	ROTATE2(MOVSD, MOVSD, ADDSD, SUBSD, MULSD)
 
-rot2done:
+updpairdone:
+	ADDQ $2, R8
+	JMP  updstep
+
+updsingle:                    // rotation k on the CX rows at R12, R13
+	UNPCKLPD X8, X8
+	UNPCKLPD X9, X9
+	UNPCKLPD X10, X10
+	ROWS(CX, updsingleone)
+
+updsingles:
+	ROTATE1(MOVUPD, MOVUPD, ADDPD, SUBPD, MULPD)
+	NEXTROWS(updsingles)
+
+updsingleone:
+	LASTROW(CX, updskip)
+	ROTATE1(MOVSD, MOVSD, ADDSD, SUBSD, MULSD)
+
+updskip:
+	INCQ R8
+	JMP  updstep
+
+updret:
+	MOVQ R8, ret+32(FP)
 	RET
 
 // ELIMINATE takes z_k·L_ik and then z_k+1·L_i,k+1 from z_i, with z at R8,
@@ -162,14 +254,14 @@ fwdcolumns:
 	UNPCKLPD X1, X1
 	UNPCKLPD X2, X2
 	LEAQ     -2(CX), DX       // the rows below k+1
-	ROWS(fwdone)
+	ROWS(DX, fwdone)
 
 fwdpair:
 	ELIMINATE(MOVUPD, MOVUPD, SUBPD, MULPD)
 	NEXTROWS(fwdpair)
 
 fwdone:
-	LASTROW(fwdnext)
+	LASTROW(DX, fwdnext)
 	ELIMINATE(MOVSD, MOVSD, SUBSD, MULSD)
 
 fwdnext:
