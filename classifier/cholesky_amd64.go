@@ -25,8 +25,10 @@ import "unsafe"
 //     are commutative bit for bit, except for which of two NaNs of
 //     different payloads comes out (see cholSameBits in the tests).
 //   - An odd last row goes alone to lane 0 with the scalar (SD) forms.
-//   - forwardSolveRecip's one sum, Σ z_k², runs along the columns as in
-//     Go, one scalar addition after another in the same order.
+//   - forwardSolveRecip takes four columns at a time where the Go loop
+//     takes two: each z_i still loses its products one column after the
+//     other, in the Go order, and the sum Σ z_k² runs along the columns as
+//     in Go, one scalar addition after another.
 //   - A rotation whose L_kk or x_k is out of the range where rotation
 //     computes √(L_kk² + x_k²) directly (hypotLimit) needs hypot: the
 //     assembly stops before it and returns the column, Go takes that step

@@ -220,6 +220,26 @@ updret:
 	SUB   X6, X4; \
 	STORE X4, 16(R8)(AX*1)
 
+// ELIMINATE4 takes z_k·L_ik, z_k+1·L_i,k+1, z_k+2·L_i,k+2 and then
+// z_k+3·L_i,k+3 from z_i, with z at R8, columns k to k+3 at SI, R9, R10
+// and R11 (each from row k+4), z_k to z_k+3 in X1, X2, X7 and X8 (X4–X6
+// scratch).
+#define ELIMINATE4(LOAD, STORE, SUB, MUL) \
+	LOAD  32(R8)(AX*1), X4; \ // z_i
+	LOAD  32(SI)(AX*1), X5; \
+	MUL   X1, X5; \
+	SUB   X5, X4; \
+	LOAD  24(R9)(AX*1), X6; \
+	MUL   X2, X6; \
+	SUB   X6, X4; \
+	LOAD  16(R10)(AX*1), X5; \
+	MUL   X7, X5; \
+	SUB   X5, X4; \
+	LOAD  8(R11)(AX*1), X6; \
+	MUL   X8, X6; \
+	SUB   X6, X4; \
+	STORE X4, 32(R8)(AX*1)
+
 // SOLVE sets z_k = z_k·(1/L_kk), X, with z_k at off(R8) and 1/L_kk at
 // off(DI), and adds z_k² to the sum in X0 (X3 scratch).
 #define SOLVE(off, X) \
@@ -229,10 +249,26 @@ updret:
 	MULSD X3, X3; \
 	ADDSD X3, X0
 
+// SOLVE2 solves for z_k and z_k+1 (X1, X2), with column k at SI, and
+// puts the top of column k+1 in R9.
+#define SOLVE2 \
+	MOVSD (R8), X1; \
+	SOLVE(0, X1); \           // z_k
+	MOVSD 8(SI), X3; \        // L_k+1,k
+	MULSD X1, X3; \
+	MOVSD 8(R8), X2; \
+	SUBSD X3, X2; \           // z_k+1 − L_k+1,k·z_k
+	SOLVE(8, X2); \           // z_k+1
+	LEAQ  (SI)(CX*8), R9; \
+	UNPCKLPD X1, X1; \
+	UNPCKLPD X2, X2
+
 // func forwardSolveRecipSSE2(l, inv *float64, d int, z *float64) float64
 //
-// Columns two at a time, k and k+1, as the Go loop: SI is the top of
-// column k (L_kk), DI and R8 the addresses of 1/L_kk and z_k, CX is d − k.
+// Columns four at a time, k to k+3, while there are, then two, then one:
+// each z_i loses its products in the order of the columns, as in the Go
+// loop (two at a time), so the bits are the same. SI is the top of column
+// k (L_kk), DI and R8 the addresses of 1/L_kk and z_k, CX is d − k.
 TEXT ·forwardSolveRecipSSE2(SB), NOSPLIT, $0-40
 	MOVQ  l+0(FP), SI
 	MOVQ  inv+8(FP), DI
@@ -240,36 +276,55 @@ TEXT ·forwardSolveRecipSSE2(SB), NOSPLIT, $0-40
 	MOVQ  z+24(FP), R8
 	XORPD X0, X0              // the sum, from +0
 
-fwdcolumns:
-	CMPQ     CX, $2
-	JLT      fwdlast
-	MOVSD    (R8), X1
-	SOLVE(0, X1)              // z_k
-	MOVSD    8(SI), X3        // L_k+1,k
-	MULSD    X1, X3
-	MOVSD    8(R8), X2
-	SUBSD    X3, X2           // z_k+1 − L_k+1,k·z_k
-	SOLVE(8, X2)              // z_k+1
-	LEAQ     (SI)(CX*8), R9   // the top of column k+1
-	UNPCKLPD X1, X1
-	UNPCKLPD X2, X2
-	LEAQ     -2(CX), DX       // the rows below k+1
-	ROWS(DX, fwdone)
+fwdquads:
+	CMPQ  CX, $4
+	JLT   fwdcolumns
+	SOLVE2
+	XORQ  AX, AX
+	ELIMINATE(MOVUPD, MOVUPD, SUBPD, MULPD) // rows k+2 and k+3
+	LEAQ  -8(R9)(CX*8), R10   // the top of column k+2
+	LEAQ  -16(R10)(CX*8), R11 // the top of column k+3
+	MOVSD 16(R8), X7
+	SOLVE(16, X7)             // z_k+2
+	MOVSD 8(R10), X3          // L_k+3,k+2
+	MULSD X7, X3
+	MOVSD 24(R8), X8
+	SUBSD X3, X8
+	SOLVE(24, X8)             // z_k+3
+	UNPCKLPD X7, X7
+	UNPCKLPD X8, X8
+	LEAQ  -4(CX), DX          // the rows below k+3
+	ROWS(DX, fwdquadone)
 
-fwdpair:
-	ELIMINATE(MOVUPD, MOVUPD, SUBPD, MULPD)
-	NEXTROWS(fwdpair)
+fwdquadpair:
+	ELIMINATE4(MOVUPD, MOVUPD, SUBPD, MULPD)
+	NEXTROWS(fwdquadpair)
 
-fwdone:
-	LASTROW(DX, fwdnext)
-	ELIMINATE(MOVSD, MOVSD, SUBSD, MULSD)
+fwdquadone:
+	LASTROW(DX, fwdquadnext)
+	ELIMINATE4(MOVSD, MOVSD, SUBSD, MULSD)
 
-fwdnext:
+fwdquadnext:
+	LEAQ -24(R11)(CX*8), SI   // the top of column k+4
+	ADDQ $32, DI
+	ADDQ $32, R8
+	SUBQ $4, CX
+	JMP  fwdquads
+
+fwdcolumns:                   // d − k < 4: columns k and k+1, then k+2
+	CMPQ  CX, $2
+	JLT   fwdlast
+	SOLVE2
+	CMPQ  CX, $3
+	JLT   fwdpairdone
+	XORQ  AX, AX
+	ELIMINATE(MOVSD, MOVSD, SUBSD, MULSD) // row k+2, the last
+
+fwdpairdone:
 	LEAQ -8(R9)(CX*8), SI     // the top of column k+2
 	ADDQ $16, DI
 	ADDQ $16, R8
 	SUBQ $2, CX
-	JMP  fwdcolumns
 
 fwdlast:
 	TESTQ CX, CX
