@@ -29,6 +29,19 @@
 	TESTQ $1, n; \
 	JZ    done
 
+// EACHROW applies BODY to the n rows: two at a time with the packed (PD)
+// instructions at label pairs, then an odd last one with the scalar (SD)
+// ones at label one; it goes on at label done. BODY takes the
+// instructions that load, store, add, subtract and multiply.
+#define EACHROW(n, BODY, pairs, one, done) \
+	ROWS(n, one); \
+pairs: \
+	BODY(MOVUPD, MOVUPD, ADDPD, SUBPD, MULPD); \
+	NEXTROWS(pairs); \
+one: \
+	LASTROW(n, done); \
+	BODY(MOVSD, MOVSD, ADDSD, SUBSD, MULSD)
+
 // ISZERO goes to label zero if X, lane 0, is ±0 (not if it is NaN); X7 is
 // scratch.
 #define ISZERO(X, zero) \
@@ -113,13 +126,6 @@
 	SUB    X2, X1; \
 	STORE  X1, (R13)(AX*1)
 
-// BCAST puts the float64 with the bits imm in both lanes of X (BX is
-// scratch).
-#define BCAST(imm, X) \
-	MOVQ     imm, BX; \
-	MOVQ     BX, X; \
-	UNPCKLPD X, X
-
 // func cholUpdateSSE2(l *float64, d int, x *float64, k int) int
 //
 // The loop of cholUpdateGo from column k, one cholStep after another (R8
@@ -132,8 +138,10 @@ TEXT ·cholUpdateSSE2(SB), NOSPLIT, $0-40
 	MOVQ d+8(FP), DX
 	MOVQ x+16(FP), DI
 	MOVQ k+24(FP), R8
-	BCAST($0x7fffffffffffffff, X14) // the mask of the magnitude
-	BCAST($0x5f138d352e5096af, X15) // hypotLimit = 1e150
+	MOVQ $0x7fffffffffffffff, BX
+	MOVQ BX, X14              // the mask of the magnitude (lane 0: ROTATION's values are scalars)
+	MOVQ $0x5f138d352e5096af, BX
+	MOVQ BX, X15              // hypotLimit = 1e150
 
 updstep:
 	CMPQ  R8, DX
@@ -171,15 +179,7 @@ updstep:
 	UNPCKLPD X11, X11
 	UNPCKLPD X12, X12
 	UNPCKLPD X13, X13
-	ROWS(CX, updpairone)
-
-updpairs:
-	ROTATE2(MOVUPD, MOVUPD, ADDPD, SUBPD, MULPD)
-	NEXTROWS(updpairs)
-
-updpairone:
-	LASTROW(CX, updpairdone)
-	ROTATE2(MOVSD, MOVSD, ADDSD, SUBSD, MULSD)
+	EACHROW(CX, ROTATE2, updpairs, updpairone, updpairdone)
 
 updpairdone:
 	ADDQ $2, R8
@@ -189,15 +189,7 @@ updsingle:                    // rotation k on the CX rows at R12, R13
 	UNPCKLPD X8, X8
 	UNPCKLPD X9, X9
 	UNPCKLPD X10, X10
-	ROWS(CX, updsingleone)
-
-updsingles:
-	ROTATE1(MOVUPD, MOVUPD, ADDPD, SUBPD, MULPD)
-	NEXTROWS(updsingles)
-
-updsingleone:
-	LASTROW(CX, updskip)
-	ROTATE1(MOVSD, MOVSD, ADDSD, SUBSD, MULSD)
+	EACHROW(CX, ROTATE1, updsingles, updsingleone, updskip)
 
 updskip:
 	INCQ R8
@@ -207,37 +199,32 @@ updret:
 	MOVQ R8, ret+32(FP)
 	RET
 
+// TAKE takes L_ij·z_j from z_i in X4, with L_ij at addr and z_j in Z (X5
+// scratch).
+#define TAKE(LOAD, SUB, MUL, addr, Z) \
+	LOAD addr, X5; \
+	MUL  Z, X5; \
+	SUB  X5, X4
+
 // ELIMINATE takes z_k·L_ik and then z_k+1·L_i,k+1 from z_i, with z at R8,
 // column k at SI, column k+1 at R9 (each from row k+2), z_k and z_k+1 in
-// X1 and X2 (X4–X6 scratch).
-#define ELIMINATE(LOAD, STORE, SUB, MUL) \
-	LOAD  16(R8)(AX*1), X4; \ // z_i
-	LOAD  16(SI)(AX*1), X5; \
-	MUL   X1, X5; \           // L_ik·z_k
-	SUB   X5, X4; \
-	LOAD  8(R9)(AX*1), X6; \
-	MUL   X2, X6; \           // L_i,k+1·z_k+1
-	SUB   X6, X4; \
+// X1 and X2 (X4, X5 scratch). It adds nothing: ADD is for EACHROW.
+#define ELIMINATE(LOAD, STORE, ADD, SUB, MUL) \
+	LOAD  16(R8)(AX*1), X4; \
+	TAKE(LOAD, SUB, MUL, 16(SI)(AX*1), X1); \
+	TAKE(LOAD, SUB, MUL, 8(R9)(AX*1), X2); \
 	STORE X4, 16(R8)(AX*1)
 
 // ELIMINATE4 takes z_k·L_ik, z_k+1·L_i,k+1, z_k+2·L_i,k+2 and then
 // z_k+3·L_i,k+3 from z_i, with z at R8, columns k to k+3 at SI, R9, R10
-// and R11 (each from row k+4), z_k to z_k+3 in X1, X2, X7 and X8 (X4–X6
-// scratch).
-#define ELIMINATE4(LOAD, STORE, SUB, MUL) \
-	LOAD  32(R8)(AX*1), X4; \ // z_i
-	LOAD  32(SI)(AX*1), X5; \
-	MUL   X1, X5; \
-	SUB   X5, X4; \
-	LOAD  24(R9)(AX*1), X6; \
-	MUL   X2, X6; \
-	SUB   X6, X4; \
-	LOAD  16(R10)(AX*1), X5; \
-	MUL   X7, X5; \
-	SUB   X5, X4; \
-	LOAD  8(R11)(AX*1), X6; \
-	MUL   X8, X6; \
-	SUB   X6, X4; \
+// and R11 (each from row k+4), z_k to z_k+3 in X1, X2, X7 and X8 (X4, X5
+// scratch; ADD unused, as in ELIMINATE).
+#define ELIMINATE4(LOAD, STORE, ADD, SUB, MUL) \
+	LOAD  32(R8)(AX*1), X4; \
+	TAKE(LOAD, SUB, MUL, 32(SI)(AX*1), X1); \
+	TAKE(LOAD, SUB, MUL, 24(R9)(AX*1), X2); \
+	TAKE(LOAD, SUB, MUL, 16(R10)(AX*1), X7); \
+	TAKE(LOAD, SUB, MUL, 8(R11)(AX*1), X8); \
 	STORE X4, 32(R8)(AX*1)
 
 // SOLVE sets z_k = z_k·(1/L_kk), X, with z_k at off(R8) and 1/L_kk at
@@ -281,7 +268,7 @@ fwdquads:
 	JLT   fwdcolumns
 	SOLVE2
 	XORQ  AX, AX
-	ELIMINATE(MOVUPD, MOVUPD, SUBPD, MULPD) // rows k+2 and k+3
+	ELIMINATE(MOVUPD, MOVUPD, ADDPD, SUBPD, MULPD) // rows k+2 and k+3
 	LEAQ  -8(R9)(CX*8), R10   // the top of column k+2
 	LEAQ  -16(R10)(CX*8), R11 // the top of column k+3
 	MOVSD 16(R8), X7
@@ -294,15 +281,7 @@ fwdquads:
 	UNPCKLPD X7, X7
 	UNPCKLPD X8, X8
 	LEAQ  -4(CX), DX          // the rows below k+3
-	ROWS(DX, fwdquadone)
-
-fwdquadpair:
-	ELIMINATE4(MOVUPD, MOVUPD, SUBPD, MULPD)
-	NEXTROWS(fwdquadpair)
-
-fwdquadone:
-	LASTROW(DX, fwdquadnext)
-	ELIMINATE4(MOVSD, MOVSD, SUBSD, MULSD)
+	EACHROW(DX, ELIMINATE4, fwdquadpairs, fwdquadone, fwdquadnext)
 
 fwdquadnext:
 	LEAQ -24(R11)(CX*8), SI   // the top of column k+4
@@ -318,7 +297,7 @@ fwdcolumns:                   // d − k < 4: columns k and k+1, then k+2
 	CMPQ  CX, $3
 	JLT   fwdpairdone
 	XORQ  AX, AX
-	ELIMINATE(MOVSD, MOVSD, SUBSD, MULSD) // row k+2, the last
+	ELIMINATE(MOVSD, MOVSD, ADDSD, SUBSD, MULSD) // row k+2, the last
 
 fwdpairdone:
 	LEAQ -8(R9)(CX*8), SI     // the top of column k+2
