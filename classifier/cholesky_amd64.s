@@ -164,7 +164,9 @@ updstep:
 	LEAQ  8(R10)(CX*8), R14   // the top of column k+1
 	CMPQ  CX, $2
 	JLT   updsingle
-	XORQ  AX, AX             // (x_k+1 = 0, which Go rotates alone, gives the same bits)
+	// Where x_k+1 = 0 the Go step applies rotation k alone; the pair below
+	// gives the same bits (its rotation k+1 is made from the new x_k+1).
+	XORQ  AX, AX
 	ROTATE1(MOVSD, MOVSD, ADDSD, SUBSD, MULSD) // the top of column k+1: x_k+1 in X1
 	ADDQ  $8, R12
 	ADDQ  $8, R13
