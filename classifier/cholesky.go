@@ -55,66 +55,82 @@ func hypot(a, b float64) float64 {
 	return math.Ldexp(math.Sqrt(float64(a*a)+float64(b*b)), e)
 }
 
-// cholUpdate overwrites the factor l of A = L·Lᵀ with the factor of
+// cholUpdateGo overwrites the factor l of A = L·Lᵀ with the factor of
 // A + x·xᵀ (the classic positive rank-one update by Givens-like rotations,
 // O(d²) and never failing: every new diagonal is sqrt(L_kk² + x_k²) ≥ L_kk).
 // x is used as scratch and destroyed. Entries of x before index from must
 // be zero; the rotations they would apply are identities and are skipped,
-// so an update along e_j costs O((d-j)²).
-func cholUpdate(l []float64, d int, x []float64, from int) {
-	for k := from; k < d; k++ {
-		xk := x[k]
-		if xk == 0 {
-			continue // identity rotation
-		}
-		c0 := colStart(d, k)
-		s, c, ic := rotation(l, c0, xk)
-		n := d - k - 1
-		col := l[c0+1 : c0+1+n]
-		xs := x[k+1 : k+1+n]
-		xs = xs[:len(col)] // bounds-check elimination hint
-		if n < 2 || xs[0] == 0 {
-			for i := range col {
-				li := (col[i] + float64(s*xs[i])) * ic
-				col[i] = li
-				xs[i] = float64(c*xs[i]) - float64(s*li)
-			}
-			continue
-		}
-		// Two rotations per pass: apply k's to the top of column k+1 and
-		// to x_{k+1}, which gives rotation k+1, then both to the rest of
-		// the two columns, each element in the order of one rotation
-		// after the other (the same bits), loading and storing x once.
-		li := (col[0] + float64(s*xs[0])) * ic
-		col[0] = li
-		xk1 := float64(c*xs[0]) - float64(s*li)
-		xs[0] = xk1
-		if xk1 == 0 { // rotation k+1 is the identity, skipped
-			for i := 1; i < len(col); i++ {
-				li := (col[i] + float64(s*xs[i])) * ic
-				col[i] = li
-				xs[i] = float64(c*xs[i]) - float64(s*li)
-			}
-			continue
-		}
-		c1 := c0 + d - k // top of column k+1
-		s1, cc1, ic1 := rotation(l, c1, xk1)
-		k++
-		m := n - 1
-		colA := col[1 : 1+m]
-		colB := l[c1+1 : c1+1+m]
-		xr := xs[1 : 1+m]
-		colB = colB[:len(colA)]
-		xr = xr[:len(colA)]
-		for i := range colA {
-			xi := xr[i]
-			a := (colA[i] + float64(s*xi)) * ic
-			colA[i] = a
-			xi = float64(c*xi) - float64(s*a)
-			b := (colB[i] + float64(s1*xi)) * ic1
-			colB[i] = b
-			xr[i] = float64(cc1*xi) - float64(s1*b)
-		}
+// so an update along e_j costs O((d-j)²). cholUpdate is this loop, in
+// assembly where there is one.
+func cholUpdateGo(l []float64, d int, x []float64, from int) {
+	for k := from; k < d; {
+		k = cholStep(l, d, x, k)
+	}
+}
+
+// cholStep applies cholUpdateGo's rotation k, or rotations k and k+1, and
+// returns the next column to rotate.
+func cholStep(l []float64, d int, x []float64, k int) int {
+	xk := x[k]
+	if xk == 0 {
+		return k + 1 // identity rotation
+	}
+	c0 := colStart(d, k)
+	s, c, ic := rotation(l, c0, xk)
+	n := d - k - 1
+	col := l[c0+1 : c0+1+n]
+	xs := x[k+1 : k+1+n]
+	xs = xs[:len(col)] // bounds-check elimination hint
+	if n < 2 || xs[0] == 0 {
+		cholRotateGo(col, xs, s, c, ic)
+		return k + 1
+	}
+	// Two rotations per pass: apply k's to the top of column k+1 and to
+	// x_{k+1}, which gives rotation k+1, then both to the rest of the two
+	// columns, each element in the order of one rotation after the other
+	// (the same bits), loading and storing x once.
+	li := (col[0] + float64(s*xs[0])) * ic
+	col[0] = li
+	xk1 := float64(c*xs[0]) - float64(s*li)
+	xs[0] = xk1
+	if xk1 == 0 { // rotation k+1 is the identity, skipped
+		cholRotateGo(col[1:], xs[1:], s, c, ic)
+		return k + 1
+	}
+	c1 := c0 + d - k // top of column k+1
+	s1, cc1, ic1 := rotation(l, c1, xk1)
+	m := n - 1
+	cholRotate2Go(col[1:1+m], l[c1+1:c1+1+m], xs[1:1+m], s, c, ic, s1, cc1, ic1)
+	return k + 2
+}
+
+// cholRotateGo applies a rotation of cholUpdate, (s, c, 1/c = ic), to the
+// rest of its column, col, and to the entries of x below it, xs (as long
+// as col).
+func cholRotateGo(col, xs []float64, s, c, ic float64) {
+	xs = xs[:len(col)]
+	for i := range col {
+		li := (col[i] + float64(s*xs[i])) * ic
+		col[i] = li
+		xs[i] = float64(c*xs[i]) - float64(s*li)
+	}
+}
+
+// cholRotate2Go applies two successive rotations of cholUpdate, (s, c, ic)
+// to colA and xr and then (s1, c1, ic1) to colB and xr, loading and
+// storing each x_i once; each element gets the bits of cholRotateGo's two
+// passes.
+func cholRotate2Go(colA, colB, xr []float64, s, c, ic, s1, c1, ic1 float64) {
+	colB = colB[:len(colA)]
+	xr = xr[:len(colA)]
+	for i := range colA {
+		xi := xr[i]
+		a := (colA[i] + float64(s*xi)) * ic
+		colA[i] = a
+		xi = float64(c*xi) - float64(s*a)
+		b := (colB[i] + float64(s1*xi)) * ic1
+		colB[i] = b
+		xr[i] = float64(c1*xi) - float64(s1*b)
 	}
 }
 
@@ -184,12 +200,12 @@ func diagRecip(inv, l []float64, d int) {
 	}
 }
 
-// forwardSolveRecip is forwardSolve with the diagonal's reciprocals inv
+// forwardSolveRecipGo is forwardSolve with the diagonal's reciprocals inv
 // (diagRecip) precomputed: each step multiplies by 1/L_kk instead of
 // dividing by L_kk, taking the division's latency off the chain from one
 // column to the next. The results may differ from forwardSolve's in the
 // last bits.
-func forwardSolveRecip(l, inv []float64, d int, z []float64) float64 {
+func forwardSolveRecipGo(l, inv []float64, d int, z []float64) float64 {
 	z = z[:d]
 	inv = inv[:d]
 	var sum float64
