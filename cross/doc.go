@@ -48,7 +48,8 @@
 // own: amd64's bits unchanged, arm64's equal to them).
 //
 // On amd64 the hot loops of features, acquire/edf, classifier's naive
-// Bayes and the pipeline's flatness test run in AVX or SSE2 assembly
+// Bayes and QDA (its Cholesky update and forward solve) and the
+// pipeline's flatness test run in AVX or SSE2 assembly
 // (the *_amd64.s files), each holding to the bits of the Go loop it
 // stands for (the packages' tests compare them; the purego build tag
 // runs the Go loops everywhere).
