@@ -182,6 +182,14 @@
 // Learn and Score allocate nothing. Both reject a vector of the wrong
 // dimension or with a NaN or infinite element, leaving the model unchanged.
 //
+// The same bits hold on every architecture: products are rounded on their
+// own (float64(x*y)), so no compiler fuses a multiply-add (cross's
+// TestNoFusedMultiplyAdd checks the arm64 build). On amd64 the naive-Bayes
+// learner's loops and QDA's Cholesky update and forward solve run in SSE2
+// (nb_amd64.s, cholesky_amd64.s), two features or rows per register, with
+// the Go loops' operations per lane in the same order: the same bits as
+// the Go loops, which other architectures and builds tagged purego run.
+//
 // # Bounded work
 //
 // Every setting that one Learn's work is proportional to is bounded when

@@ -134,4 +134,18 @@
 // background, Standard), which weighs as BaselinePrior windows, and then
 // follow the windows the caller takes in with a step of at least
 // 1/BaselineHorizon. State and Restore carry them through a checkpoint.
+//
+// # Speed and the same bits everywhere
+//
+// The loops every sample goes through — the conditioning filters, Push's
+// frame copy and ring store, the time-domain sums and the FFT — have AVX
+// versions for amd64 (the *_amd64.s files, chosen once at start when the
+// processor has AVX: useAVX). Each does per lane exactly the operations
+// of the Go loop it stands for, in the same order, every product rounded
+// on its own and never a fused multiply-add, so the features are the
+// same bits with and without it; the Go loops are what arm64, arm and
+// builds tagged purego run, and tests compare the two by name, bit for
+// bit. The time-domain sums are defined by the Go loop in four
+// interleaved lanes (sumLanes) so that a vector unit can take them four
+// at a time.
 package features
