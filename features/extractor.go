@@ -274,7 +274,7 @@ func storeFrameGo(ring []float64, i, stride int, in []float64) {
 // channel's sample in µV after the conditioning filters (0 where the input
 // was invalid). The slice is the Extractor's own and changes with the next
 // Push: copy what you keep.
-func (e *Extractor) Conditioned() []float64 { return e.in }
+func (e *Extractor) Conditioned() []float64 { return e.in[:len(e.in):len(e.in)] }
 
 // Invalid returns how many frames of the current window had at least one
 // sample replaced by 0 because it was NaN, infinite or beyond MaxSample.
