@@ -66,10 +66,20 @@ func Log(x float64) float64 {
 	// 2z + 2z·(w/3 + w²/5 + … + w¹⁰/21), w = z².
 	z := (f - 1) / (f + 1)
 	w := float64(z * z)
-	s := 0.0
-	for n := 21; n >= 3; n -= 2 {
-		s = float64(w * (1/float64(n) + s))
-	}
+	// s = w·(1/3 + w·(1/5 + … + w·(1/21))) in Horner form. Each 1/n is a
+	// constant rounded once to the nearest float64, the same bits as the
+	// division 1.0/float64(n) (IEEE division is correctly rounded), so the
+	// series costs no division.
+	s := float64(w * (1.0 / 21))
+	s = float64(w * (1.0/19 + s))
+	s = float64(w * (1.0/17 + s))
+	s = float64(w * (1.0/15 + s))
+	s = float64(w * (1.0/13 + s))
+	s = float64(w * (1.0/11 + s))
+	s = float64(w * (1.0/9 + s))
+	s = float64(w * (1.0/7 + s))
+	s = float64(w * (1.0/5 + s))
+	s = float64(w * (1.0/3 + s))
 	lf := 2*z + float64(float64(2*z)*s)
 	k := float64(e)
 	return float64(k*ln2Hi) + (lf + float64(k*ln2Lo))

@@ -170,3 +170,46 @@ func ulp(x float64) float64 {
 	x = math.Abs(x)
 	return math.Nextafter(x, math.Inf(1)) - x
 }
+
+// logLoop is Log as it was written first, computing each coefficient 1/n
+// of the series by a division; Log's constants must give the same bits.
+func logLoop(x float64) float64 {
+	f, e := math.Frexp(x)
+	if f < math.Sqrt2/2 {
+		f *= 2
+		e--
+	}
+	z := (f - 1) / (f + 1)
+	w := float64(z * z)
+	s := 0.0
+	for n := 21; n >= 3; n -= 2 {
+		s = float64(w * (1/float64(n) + s))
+	}
+	lf := 2*z + float64(float64(2*z)*s)
+	k := float64(e)
+	return float64(k*ln2Hi) + (lf + float64(k*ln2Lo))
+}
+
+// TestLogSeriesConstants compares Log with logLoop bit for bit on
+// positive finite values of every binade, subnormals included, and on
+// values next to 1 and to √2/2, where the reduction switches.
+func TestLogSeriesConstants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	check := func(x float64) {
+		t.Helper()
+		if got, want := Log(x), logLoop(x); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("Log(%v) = %v (%#x), the division loop gives %v (%#x)", x, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	}
+	for i := 0; i < 200000; i++ {
+		check(math.Float64frombits(1 + rng.Uint64N(0x7ff0000000000000-1)))
+	}
+	for _, c := range []float64{1, math.Sqrt2 / 2, 2, 0.5} {
+		x := c
+		for i := 0; i < 1000; i++ {
+			check(x)
+			check(math.Nextafter(c, 0) - float64(i)*0x1p-60)
+			x = math.Nextafter(x, math.Inf(1))
+		}
+	}
+}
