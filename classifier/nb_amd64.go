@@ -56,6 +56,9 @@ import "unsafe"
 func nbLearnStep(x, mu, v, sm []float64, a, r float64) float64 {
 	n := len(x)
 	_, _, _ = mu[:n], v[:n], sm[:n]
+	if useAVX {
+		return nbLearnAVX(unsafe.SliceData(x), unsafe.SliceData(mu), unsafe.SliceData(v), unsafe.SliceData(sm), n, a, r)
+	}
 	return nbLearnSSE2(unsafe.SliceData(x), unsafe.SliceData(mu), unsafe.SliceData(v), unsafe.SliceData(sm), n, a, r)
 }
 
@@ -63,6 +66,10 @@ func nbLearnStep(x, mu, v, sm []float64, a, r float64) float64 {
 func nbRefreshOddsStep(x, mp, mn, hp, hn, v, half []float64, base float64) (q, m float64, eb uint64, bad bool) {
 	n := len(x)
 	_, _, _, _, _, _ = mp[:n], mn[:n], hp[:n], hn[:n], v[:n], half[:n]
+	if useAVX {
+		return nbRefreshOddsAVX(unsafe.SliceData(x), unsafe.SliceData(mp), unsafe.SliceData(mn),
+			unsafe.SliceData(hp), unsafe.SliceData(hn), unsafe.SliceData(v), unsafe.SliceData(half), n, base)
+	}
 	return nbRefreshOddsSSE2(unsafe.SliceData(x), unsafe.SliceData(mp), unsafe.SliceData(mn),
 		unsafe.SliceData(hp), unsafe.SliceData(hn), unsafe.SliceData(v), unsafe.SliceData(half), n, base)
 }
@@ -71,6 +78,9 @@ func nbRefreshOddsStep(x, mp, mn, hp, hn, v, half []float64, base float64) (q, m
 func nbQuad(x, mp, mn, hp, hn []float64) float64 {
 	n := len(x)
 	_, _, _, _ = mp[:n], mn[:n], hp[:n], hn[:n]
+	if useAVX {
+		return nbQuadAVX(unsafe.SliceData(x), unsafe.SliceData(mp), unsafe.SliceData(mn), unsafe.SliceData(hp), unsafe.SliceData(hn), n)
+	}
 	return nbQuadSSE2(unsafe.SliceData(x), unsafe.SliceData(mp), unsafe.SliceData(mn), unsafe.SliceData(hp), unsafe.SliceData(hn), n)
 }
 
@@ -79,13 +89,41 @@ func nbQuad(x, mp, mn, hp, hn []float64) float64 {
 //go:noescape
 func nbLearnSSE2(x, mu, v, sm *float64, n int, a, r float64) (m2max float64)
 
+// nbLearnAVX is nbLearnStepGo over n features, four at a time (AVX).
+//
+//go:noescape
+func nbLearnAVX(x, mu, v, sm *float64, n int, a, r float64) (m2max float64)
+
 // nbRefreshOddsSSE2 is nbRefreshOddsStepGo over n features; half is one
 // of hp and hn (stored before either is read).
 //
 //go:noescape
 func nbRefreshOddsSSE2(x, mp, mn, hp, hn, v, half *float64, n int, base float64) (q, m float64, eb uint64, bad bool)
 
+// nbRefreshOddsAVX is nbRefreshOddsSSE2 four features at a time (AVX).
+//
+//go:noescape
+func nbRefreshOddsAVX(x, mp, mn, hp, hn, v, half *float64, n int, base float64) (q, m float64, eb uint64, bad bool)
+
 // nbQuadSSE2 is nbQuadGo over n features.
 //
 //go:noescape
 func nbQuadSSE2(x, mp, mn, hp, hn *float64, n int) float64
+
+// nbQuadAVX is nbQuadGo over n features, computing the terms of four
+// features at a time (AVX) and adding them to the two sums in the Go
+// loop's order.
+//
+//go:noescape
+func nbQuadAVX(x, mp, mn, hp, hn *float64, n int) float64
+
+// useAVX says whether the processor and the operating system support AVX
+// (cpuAVX), decided once when the program starts; the loops that have an
+// AVX version run it then.
+var useAVX = cpuAVX()
+
+// cpuAVX reports whether the processor has AVX and the operating system
+// saves its registers (cpu_amd64.s). It is written here rather than taken
+// from golang.org/x/sys/cpu so that the package depends on the standard
+// library and internal/detmath alone.
+func cpuAVX() bool

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // The SSE2 loops (nb_amd64.s) against the Go loops they replace, bit for
@@ -159,33 +160,97 @@ func TestNBLearnSSE2MatchesGo(t *testing.T) {
 		if c.trial%7 == 0 {
 			a, r = 1, 0
 		}
-		mu, v, sm := slices.Clone(st[0]), slices.Clone(st[1]), st[2]
-		smGo := slices.Clone(sm)
-		want := nbLearnStepGo(x, st[0], st[1], smGo, a, r)
-		got := nbLearnStep(x, mu, v, sm, a, r)
-		if math.Float64bits(got) != math.Float64bits(want) {
-			t.Fatalf("%v: m2max %v (%#x), Go %v (%#x)", c, got, math.Float64bits(got), want, math.Float64bits(want))
-		}
-		for i, p := range [][2][]float64{{mu, st[0]}, {v, st[1]}, {sm, smGo}} {
-			if j := nbSameBits(p[0], p[1]); j >= 0 {
-				t.Fatalf("%v: slice %d [%d] = %v, Go %v", c, i, j, p[0][j], p[1][j])
+		smGo := slices.Clone(st[2])
+		muGo, vGo := slices.Clone(st[0]), slices.Clone(st[1])
+		want := nbLearnStepGo(x, muGo, vGo, smGo, a, r)
+		for _, k := range nbLearnKernels(t) {
+			mu, v, sm := slices.Clone(st[0]), slices.Clone(st[1]), slices.Clone(st[2])
+			got := k.run(x, mu, v, sm, a, r)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%v: %s m2max %v (%#x), Go %v (%#x)", c, k.name, got, math.Float64bits(got), want, math.Float64bits(want))
+			}
+			for i, p := range [][2][]float64{{mu, muGo}, {v, vGo}, {sm, smGo}} {
+				if j := nbSameBits(p[0], p[1]); j >= 0 {
+					t.Fatalf("%v: %s slice %d [%d] = %v, Go %v", c, k.name, i, j, p[0][j], p[1][j])
+				}
 			}
 		}
 	})
 }
 
+// nbLearnKernel is one version of learn's loop under test.
+type nbLearnKernel struct {
+	name string
+	run  func(x, mu, v, sm []float64, a, r float64) float64
+}
+
+// nbLearnKernels returns the dispatch and each assembly version that
+// runs here (AVX only where the processor has it), by name.
+func nbLearnKernels(t *testing.T) []nbLearnKernel {
+	asm := func(f func(x, mu, v, sm *float64, n int, a, r float64) float64) func(x, mu, v, sm []float64, a, r float64) float64 {
+		return func(x, mu, v, sm []float64, a, r float64) float64 {
+			return f(unsafe.SliceData(x), unsafe.SliceData(mu), unsafe.SliceData(v), unsafe.SliceData(sm), len(x), a, r)
+		}
+	}
+	ks := []nbLearnKernel{{"dispatched", nbLearnStep}, {"SSE2", asm(nbLearnSSE2)}}
+	if !useAVX {
+		t.Log("no AVX here: the AVX loop is not checked")
+		return ks
+	}
+	return append(ks, nbLearnKernel{"AVX", asm(nbLearnAVX)})
+}
+
+// TestNBQuadSSE2MatchesGo holds both assembly versions of quad, SSE2 and
+// (where the processor has it) AVX, and the dispatch to the Go loop.
 func TestNBQuadSSE2MatchesGo(t *testing.T) {
+	kernels := []struct {
+		name string
+		f    func(x, mp, mn, hp, hn *float64, n int) float64
+	}{{"SSE2", nbQuadSSE2}, {"AVX", nbQuadAVX}}
+	if !useAVX {
+		t.Log("no AVX here: only the SSE2 loop is checked")
+		kernels = kernels[:1]
+	}
 	nbEachEdgeCase(1, func(c nbEdgeCase) {
 		mu, h := c.state(2, false), c.state(2, true)
-		got := nbQuad(c.x, mu[0], mu[1], h[0], h[1])
 		want := nbQuadGo(c.x, mu[0], mu[1], h[0], h[1])
-		if math.Float64bits(got) != math.Float64bits(want) {
-			t.Fatalf("%v: quad %v (%#x), Go %v (%#x)", c, got, math.Float64bits(got), want, math.Float64bits(want))
+		check := func(name string, got float64) {
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%v: %s quad %v (%#x), Go %v (%#x)", c, name, got, math.Float64bits(got), want, math.Float64bits(want))
+			}
+		}
+		check("dispatched", nbQuad(c.x, mu[0], mu[1], h[0], h[1]))
+		for _, k := range kernels {
+			check(k.name, k.f(unsafe.SliceData(c.x), unsafe.SliceData(mu[0]), unsafe.SliceData(mu[1]),
+				unsafe.SliceData(h[0]), unsafe.SliceData(h[1]), c.d))
 		}
 	})
 }
 
 func TestNBRefreshOddsSSE2MatchesGo(t *testing.T) {
+	// Each version under test, on x and the state s (mp, mn, hp, hn, v)
+	// with half = s[k].
+	type kernel func(x []float64, s [][]float64, k int, base float64) (q, m float64, eb uint64, bad bool)
+	asm := func(f func(x, mp, mn, hp, hn, v, half *float64, n int, base float64) (float64, float64, uint64, bool)) kernel {
+		return func(x []float64, s [][]float64, k int, base float64) (float64, float64, uint64, bool) {
+			p := func(i int) *float64 { return unsafe.SliceData(s[i]) }
+			return f(unsafe.SliceData(x), p(0), p(1), p(2), p(3), p(4), p(k), len(x), base)
+		}
+	}
+	kernels := []struct {
+		name string
+		run  kernel
+	}{
+		{"dispatched", func(x []float64, s [][]float64, k int, base float64) (float64, float64, uint64, bool) {
+			return nbRefreshOddsStep(x, s[0], s[1], s[2], s[3], s[4], s[k], base)
+		}},
+		{"SSE2", asm(nbRefreshOddsSSE2)},
+		{"AVX", asm(nbRefreshOddsAVX)},
+	}
+	if !useAVX {
+		t.Log("no AVX here: the AVX loop is not checked")
+		kernels = kernels[:2]
+	}
 	var seen [2]int // cases with bad false and true
 	nbEachEdgeCase(2, func(c nbEdgeCase) {
 		// mp, mn, then hp, hn (second moments or caches) and v.
@@ -200,20 +265,27 @@ func TestNBRefreshOddsSSE2MatchesGo(t *testing.T) {
 		// The class refreshed is the positive one (half is hp) or the
 		// negative one (hn).
 		k := 2 + c.trial%2
-		goSt := make([][]float64, len(st))
-		for i := range st {
-			goSt[i] = slices.Clone(st[i])
+		clone := func() [][]float64 {
+			cl := make([][]float64, len(st))
+			for i := range st {
+				cl[i] = slices.Clone(st[i])
+			}
+			return cl
 		}
-		q, m, eb, bad := nbRefreshOddsStep(c.x, st[0], st[1], st[2], st[3], st[4], st[k], base)
+		goSt := clone()
 		wq, wm, web, wbad := nbRefreshOddsStepGo(c.x, goSt[0], goSt[1], goSt[2], goSt[3], goSt[4], goSt[k], base)
-		if math.Float64bits(q) != math.Float64bits(wq) || math.Float64bits(m) != math.Float64bits(wm) || eb != web || bad != wbad {
-			t.Fatalf("%v half %d: (q, m, eb, bad) = (%v, %v, %d, %v), Go (%v, %v, %d, %v)",
-				c, k, q, m, eb, bad, wq, wm, web, wbad)
+		for _, kn := range kernels {
+			s := clone()
+			q, m, eb, bad := kn.run(c.x, s, k, base)
+			if math.Float64bits(q) != math.Float64bits(wq) || math.Float64bits(m) != math.Float64bits(wm) || eb != web || bad != wbad {
+				t.Fatalf("%v half %d: %s (q, m, eb, bad) = (%v, %v, %d, %v), Go (%v, %v, %d, %v)",
+					c, k, kn.name, q, m, eb, bad, wq, wm, web, wbad)
+			}
+			if j := nbSameBits(s[k], goSt[k]); j >= 0 {
+				t.Fatalf("%v half %d: %s [%d] = %v, Go %v", c, k, kn.name, j, s[k][j], goSt[k][j])
+			}
 		}
-		if j := nbSameBits(st[k], goSt[k]); j >= 0 {
-			t.Fatalf("%v half %d: [%d] = %v, Go %v", c, k, j, st[k][j], goSt[k][j])
-		}
-		if c.d > 0 && bad {
+		if c.d > 0 && wbad {
 			seen[1]++
 		} else if c.d > 0 {
 			seen[0]++
@@ -249,6 +321,11 @@ func TestNBLearnSSE2Maximum(t *testing.T) {
 		{"overflow of a·δ² makes a NaN variance", []float64{1e200, 1, 1}, nil, 1},
 		{"NaN moments are skipped", []float64{1e308, 2, -1e308, 3, 1}, []float64{-1e308, 0, 1e308, 0, 0}, 9},
 		{"only NaN moments", []float64{1e308}, []float64{-1e308}, 0},
+		// Four lanes (AVX), then a pair and an odd last feature.
+		{"largest in the third of four lanes", []float64{1, 1, 6, 1, 1, 1}, nil, 36},
+		{"largest in the fourth lane", []float64{1, 1, 1, 8, 2, 2, 3}, nil, 64},
+		{"largest in the pair after the fours", []float64{1, 1, 1, 1, 2, 9, 3}, nil, 81},
+		{"NaN moments in the four lanes are skipped", []float64{1e308, 1, -1e308, 1e308, 2, 1, 1}, []float64{-1e308, 0, 1e308, -1e308, 0, 0, 0}, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -257,18 +334,20 @@ func TestNBLearnSSE2Maximum(t *testing.T) {
 			if tt.mu != nil {
 				copy(mu, tt.mu)
 			}
-			v, sm := make([]float64, d), make([]float64, d)
-			muGo, vGo, smGo := slices.Clone(mu), slices.Clone(v), slices.Clone(sm)
-			got := nbLearnStep(tt.x, mu, v, sm, 1, 0)
+			muGo, vGo, smGo := slices.Clone(mu), make([]float64, d), make([]float64, d)
 			want := nbLearnStepGo(tt.x, muGo, vGo, smGo, 1, 0)
 			if math.Float64bits(want) != math.Float64bits(tt.want) {
 				t.Fatalf("Go loop: m2max %v, want %v", want, tt.want)
 			}
-			if math.Float64bits(got) != math.Float64bits(want) {
-				t.Errorf("m2max %v (%#x), Go %v (%#x)", got, math.Float64bits(got), want, math.Float64bits(want))
-			}
-			if j := nbSameBits(sm, smGo); j >= 0 {
-				t.Errorf("second moment [%d] = %v, Go %v", j, sm[j], smGo[j])
+			for _, k := range nbLearnKernels(t) {
+				sm := make([]float64, d)
+				got := k.run(tt.x, slices.Clone(mu), make([]float64, d), sm, 1, 0)
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("%s: m2max %v (%#x), Go %v (%#x)", k.name, got, math.Float64bits(got), want, math.Float64bits(want))
+				}
+				if j := nbSameBits(sm, smGo); j >= 0 {
+					t.Errorf("%s: second moment [%d] = %v, Go %v", k.name, j, sm[j], smGo[j])
+				}
 			}
 		})
 	}
