@@ -511,18 +511,33 @@ func TestCheckpointLiteralVote(t *testing.T) {
 	}
 }
 
-// TestCheckInputEdges pins checkInput's one-subtraction test (v − v ≠ 0)
-// at the edges of the finite range: the largest and the smallest
-// magnitudes pass, NaN and both infinities fail.
+// TestCheckInputEdges pins checkInput's test (sums of v − v) at the edges
+// of the finite range: the largest and the smallest magnitudes pass, in
+// every position of vectors of 1 to 11 features (each of the four sums and
+// the tail); NaN and both infinities fail in every position, and the error
+// names the position.
 func TestCheckInputEdges(t *testing.T) {
-	for _, v := range []float64{math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 0, math.Copysign(0, -1)} {
-		if err := checkInput([]float64{v}, 1); err != nil {
-			t.Errorf("%g: %v", v, err)
-		}
-	}
-	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		if err := checkInput([]float64{1, v}, 2); !errors.Is(err, ErrInput) {
-			t.Errorf("%g: %v, want ErrInput", v, err)
+	for d := 1; d <= 11; d++ {
+		for i := 0; i < d; i++ {
+			x := make([]float64, d)
+			for j := range x {
+				x[j] = float64(j) - 3.5
+			}
+			for _, v := range []float64{math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 0, math.Copysign(0, -1)} {
+				x[i] = v
+				if err := checkInput(x, d); err != nil {
+					t.Errorf("d=%d, %g at %d: %v", d, v, i, err)
+				}
+			}
+			for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				x[i] = v
+				err := checkInput(x, d)
+				if !errors.Is(err, ErrInput) {
+					t.Errorf("d=%d, %g at %d: %v, want ErrInput", d, v, i, err)
+				} else if want := fmt.Sprintf("feature %d is %g", i, v); !strings.Contains(err.Error(), want) {
+					t.Errorf("d=%d, %g at %d: %q, want it to say %q", d, v, i, err, want)
+				}
+			}
 		}
 	}
 }
