@@ -185,10 +185,12 @@
 // The same bits hold on every architecture: products are rounded on their
 // own (float64(x*y)), so no compiler fuses a multiply-add (cross's
 // TestNoFusedMultiplyAdd checks the arm64 build). On amd64 the naive-Bayes
-// learner's loops and QDA's Cholesky update and forward solve run in SSE2
-// (nb_amd64.s, cholesky_amd64.s), two features or rows per register, with
-// the Go loops' operations per lane in the same order: the same bits as
-// the Go loops, which other architectures and builds tagged purego run.
+// learner's loops run in AVX where the processor has it (four features per
+// register) and in SSE2 otherwise, and QDA's Cholesky update and forward
+// solve in SSE2 (nb_amd64.s, cholesky_amd64.s, two features or rows per
+// XMM register), with the Go loops' operations per lane in the same
+// order: the same bits as the Go loops, which other architectures and
+// builds tagged purego run.
 //
 // # Bounded work
 //
