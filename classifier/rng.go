@@ -91,6 +91,9 @@ func (s *stream) poisson(lambda float64) int {
 	}
 	if lambda < poissonSmall {
 		u := s.float64()
+		if zeroBelow(u, lambda) {
+			return 0
+		}
 		if v, ok := s.cachedExpNeg(lambda); ok {
 			return invertPoisson(u, v, lambda)
 		}
@@ -176,6 +179,16 @@ func fastExpNeg(l float64) float64 {
 	p89 := 1.0/40320 + r*(1.0/362880)
 	p := p01 + r2*(p23+r2*p45) + r2*r2*r2*(p67+r2*p89)
 	return p * math.Float64frombits(uint64(1023-int64(n))<<52)
+}
+
+// zeroBelow reports whether the inversion draws 0 for the uniform u and
+// mean lambda without computing e^{-lambda}: when u lies below 1 − λ, a
+// lower bound of e^{-λ}, by more than poissonMargin (which covers the
+// rounding of 1 − λ and of the exact search's e^{-λ} many times over), u
+// is below the first partial sum, and the exact search returns 0 too.
+// Boosting hands its later members small means, whose draws are mostly 0.
+func zeroBelow(u, lambda float64) bool {
+	return u < (1-lambda)-poissonMargin
 }
 
 // invertPoissonApprox is invertPoisson from an approximation p of

@@ -299,6 +299,48 @@ func TestPoissonApproxAgreesWithExact(t *testing.T) {
 	t.Logf("declined %d times", declined)
 }
 
+// TestZeroBelowAgreesWithExact checks that the shortcut to a draw of 0
+// is only taken where the exact search draws 0: over random means and
+// uniforms, and on and next to its bound 1 − λ − poissonMargin and the
+// first partial sum e^{-λ}; and that it is taken for most draws of 0 at
+// small means.
+func TestZeroBelowAgreesWithExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	taken, zeros := 0, 0
+	check := func(u, lambda float64) {
+		if !zeroBelow(u, lambda) {
+			return
+		}
+		if k := invertPoisson(u, detmath.Exp(-lambda), lambda); k != 0 {
+			t.Fatalf("λ = %v, u = %v: the shortcut draws 0, the exact search %d", lambda, u, k)
+		}
+	}
+	for i := 0; i < 200000; i++ {
+		lambda := 10 * rng.Float64()
+		if i%3 == 0 {
+			lambda = math.Ldexp(rng.Float64(), -rng.IntN(60)) // tiny means
+		}
+		u := rng.Float64()
+		check(u, lambda)
+		if lambda < 0.5 && invertPoisson(u, detmath.Exp(-lambda), lambda) == 0 {
+			zeros++
+			if zeroBelow(u, lambda) {
+				taken++
+			}
+		}
+		b := (1 - lambda) - poissonMargin
+		f := detmath.Exp(-lambda)
+		for _, u := range []float64{b, math.Nextafter(b, 0), math.Nextafter(b, 2), f, math.Nextafter(f, 0), math.Nextafter(f, 2)} {
+			if u >= 0 && u < 1 {
+				check(u, lambda)
+			}
+		}
+	}
+	if taken < zeros*8/10 {
+		t.Errorf("the shortcut was taken for %d of %d draws of 0 at means below 0.5, want most", taken, zeros)
+	}
+}
+
 // TestFastExpNeg checks fastExpNeg's relative error over its whole range,
 // densely and at the ends, against detmath.Exp.
 func TestFastExpNeg(t *testing.T) {
