@@ -2,12 +2,14 @@
 
 #include "textflag.h"
 
-// The naive Bayes loops in SSE2: see nb_amd64.go for what they compute
-// and why the bits are those of the Go loops. Each loop takes features
-// two at a time (pair), one per lane, then an odd last one alone in lane
-// 0 (the scalar SD forms of the same instructions). AX is the byte offset
-// of the current feature in every slice, DX counts the pairs left, CX is
-// the number of features.
+// The naive Bayes loops in SSE2, then in AVX (at the end of the file):
+// see nb_amd64.go for what they compute and why the bits are those of the
+// Go loops. Each SSE2 loop takes features two at a time (pair), one per
+// lane, then an odd last one alone in lane 0 (the scalar SD forms of the
+// same instructions); each AVX loop takes them four at a time, then a
+// last pair and an odd last one as the SSE2 loop does. AX is the byte
+// offset of the current feature in every slice, DX counts the pairs (or
+// fours) left, CX is the number of features.
 
 // PAIRS starts the loop over the CX features at the first pair, or at
 // label one if there is none.
