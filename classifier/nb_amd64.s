@@ -40,6 +40,15 @@
 	MOVQ hp+24(FP), R10; \
 	MOVQ hn+32(FP), R11
 
+// LEARNARGS loads the pointers x, mu, v, sm and the count n into the
+// registers LEARN and LEARN4 read them from.
+#define LEARNARGS \
+	MOVQ x+0(FP), SI; \
+	MOVQ mu+8(FP), DI; \
+	MOVQ v+16(FP), R8; \
+	MOVQ sm+24(FP), R9; \
+	MOVQ n+32(FP), CX
+
 // LEARN updates the mean at DI and the variance at R8 towards x at SI,
 // stores the second moment at R9 and keeps the running maximum in X0.
 // X14 holds a, X15 r; X1–X4 are scratch. MOVE copies the maximum without
@@ -124,11 +133,7 @@ ret: \
 
 // func nbLearnSSE2(x, mu, v, sm *float64, n int, a, r float64) (m2max float64)
 TEXT ·nbLearnSSE2(SB), NOSPLIT, $0-64
-	MOVQ     x+0(FP), SI
-	MOVQ     mu+8(FP), DI
-	MOVQ     v+16(FP), R8
-	MOVQ     sm+24(FP), R9
-	MOVQ     n+32(FP), CX
+	LEARNARGS
 	MOVSD    a+40(FP), X14
 	UNPCKLPD X14, X14
 	MOVSD    r+48(FP), X15
@@ -172,11 +177,7 @@ learndone:
 // four lanes, then folded into two before the last pair and the odd last
 // feature, which go as in nbLearnSSE2.
 TEXT ·nbLearnAVX(SB), NOSPLIT, $0-64
-	MOVQ         x+0(FP), SI
-	MOVQ         mu+8(FP), DI
-	MOVQ         v+16(FP), R8
-	MOVQ         sm+24(FP), R9
-	MOVQ         n+32(FP), CX
+	LEARNARGS
 	VBROADCASTSD a+40(FP), Y14
 	VBROADCASTSD r+48(FP), Y15
 	VXORPD       Y0, Y0, Y0        // the maxima of the lanes, from +0
