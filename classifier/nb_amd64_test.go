@@ -11,7 +11,8 @@ import (
 	"unsafe"
 )
 
-// The SSE2 loops (nb_amd64.s) against the Go loops they replace, bit for
+// The SSE2 and AVX loops (nb_amd64.s), each called by name, and the
+// dispatch between them, against the Go loops they replace, bit for
 // bit, on random states and inputs that include what the learner can
 // meet at its edges: variances at the floor, huge and tiny values,
 // subnormals, signed zeros, infinities and NaNs in the state (the values
