@@ -123,6 +123,18 @@ ret: \
 	PXOR     X8, X8; \
 	XORQ     R13, R13
 
+// QUADTAIL ends a quad loop: at label one, an odd last feature in lane
+// 0, then at label done the lanes summed and returned (labels of the
+// function's own).
+#define QUADTAIL(one, done) \
+one: \
+	ODD(done); \
+	QUAD(MOVSD, SUBSD, MULSD, ADDSD); \
+done: \
+	SUMLANES; \
+	MOVSD X0, ret+48(FP); \
+	RET
+
 // LEARNEND returns the larger of X0's lanes as m2max.
 #define LEARNEND \
 	MOVAPD   X0, X1; \
@@ -244,14 +256,7 @@ quadpair:
 	QUAD(MOVUPD, SUBPD, MULPD, ADDPD)
 	NEXTPAIR(quadpair)
 
-quadone:
-	ODD(quaddone)
-	QUAD(MOVSD, SUBSD, MULSD, ADDSD)
-
-quaddone:
-	SUMLANES
-	MOVSD X0, ret+48(FP)
-	RET
+	QUADTAIL(quadone, quaddone)
 
 // FLOOR floors the variance at R12 by the floor of the second moment at
 // DI (1e-9·s + base, with 1e-9 in X15 and base in X14), divides 0.5 (X13)
@@ -373,14 +378,7 @@ avxquadpair:
 	QUAD(MOVUPD, SUBPD, MULPD, ADDPD)
 	ADDQ  $16, AX
 
-avxquadone:
-	ODD(avxquaddone)
-	QUAD(MOVSD, SUBSD, MULSD, ADDSD)
-
-avxquaddone:
-	SUMLANES
-	MOVSD X0, ret+48(FP)
-	RET
+	QUADTAIL(avxquadone, avxquaddone)
 
 // EXPONENTS4 adds the biased exponents of the four h in Y5 to X2 and
 // keeps their smallest and largest in X3 and X8, as REFRESH2 does, two
