@@ -20,6 +20,7 @@ import (
 // negatives.
 type lateLabels struct {
 	buf         *ring
+	x           []float64 // vector's scratch
 	in          chan alert.Label
 	minOverlap  float64
 	horizon     time.Duration
@@ -41,6 +42,19 @@ type lateLabels struct {
 	stopping func() bool
 }
 
+// vector returns w's vector in double precision, in l.x (reused: the
+// caller learns it before the next call).
+func (l *lateLabels) vector(w *window) []float64 {
+	if cap(l.x) < len(w.x) {
+		l.x = make([]float64, len(w.x))
+	}
+	x := l.x[:len(w.x)]
+	for i, v := range w.x {
+		x[i] = float64(v)
+	}
+	return x
+}
+
 // stop reports whether the pipeline is stopping.
 func (l *lateLabels) stop() bool { return l.stopping != nil && l.stopping() }
 
@@ -60,7 +74,7 @@ func (l *lateLabels) drain(now time.Duration) {
 // go is learned first: its label was accepted, and its grace period is cut
 // short by the buffer's length.
 func (l *lateLabels) push(start, end time.Duration, x []float64, decided bool) {
-	if r := l.buf; r.size == len(r.w) && r.size > 0 {
+	if r := l.buf; r.size == r.capacity && r.size > 0 {
 		if w := r.at(0); w.claim.set && !w.learned {
 			l.learn(w)
 		}
@@ -75,7 +89,7 @@ func (l *lateLabels) learn(w *window) {
 	if w.decided == w.claim.seizure && !l.learnAgreed {
 		l.stats.Agreed++
 	} else {
-		l.train(w.x, w.claim.seizure)
+		l.train(l.vector(w), w.claim.seizure)
 	}
 	w.learned = true
 	l.pending--
@@ -258,7 +272,7 @@ func (l *lateLabels) ageOut(now time.Duration) {
 			return
 		}
 		if !w.learned && !w.claim.set {
-			l.train(w.x, false)
+			l.train(l.vector(w), false)
 			w.learned = true
 		}
 		l.buf.aged = oldest + int64(i) + 1

@@ -123,11 +123,12 @@ const (
 	// inside the buffer.
 	DefaultGrace = time.Minute
 	// MaxBufferBytes bounds the late-label buffer's vectors (windows of
-	// learning.buffer × features × 8 bytes): 32 MiB holds the default hour
-	// at a 1 s step for 64 channels of 17 features (31.3 MB; 23 channels
-	// take 11.3 MB), and keeps a mistyped buffer (days) from asking for
-	// gigabytes on a board whose unit caps ictald at MemoryMax=128M.
-	MaxBufferBytes         = 32 << 20
+	// learning.buffer × features × 4 bytes, single precision): 16 MiB
+	// holds the default hour at a 1 s step for 64 channels of 17 features
+	// (15.7 MB; 23 channels take 5.6 MB), and keeps a mistyped buffer
+	// (days) from asking for gigabytes on a board whose unit caps ictald
+	// at MemoryMax=128M.
+	MaxBufferBytes         = 16 << 20
 	DefaultFlatMicrovolts  = 0.5
 	DefaultCheckpointEvery = 5 * time.Minute
 	DefaultTopChannels     = 3

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -175,5 +176,29 @@ func TestLateLabelsApplyToAlert(t *testing.T) {
 	}
 	if strings.Count(logs.String(), "reason=") != 2 {
 		t.Errorf("refusals logged without their reason:\n%s", logs.String())
+	}
+}
+
+// The late-label buffer takes its memory when the pipeline runs, not when
+// it is built (ictald builds one to check its configuration first), and
+// keeps vectors in single precision: a value beyond float32's range
+// becomes ±Inf, which the model then refuses to learn.
+func TestLateLabelBufferMemory(t *testing.T) {
+	src := newPatient(t, 4, 30*time.Second, 0, 1)
+	m := newModel(t, src, features.Config{}, "UOB")
+	p := newPipeline(t, src, features.Config{}, m, Config{Learning: Learning{Mode: LearnFeedback, Buffer: time.Hour}}, nil, Hooks{})
+	r := p.late.buf
+	if r.w != nil || r.capacity != 3601 || p.Stats().BufferCap != 3601 {
+		t.Fatalf("after New: %d entries allocated, capacity %d (stats %d), want none and 3601", len(r.w), r.capacity, p.Stats().BufferCap)
+	}
+	runAll(t, p)
+	if len(r.w) != r.capacity || r.size == 0 || len(r.w[0].x) != p.ext.Dim() {
+		t.Errorf("after Run: %d entries of %d features for capacity %d, %d buffered", len(r.w), len(r.w[0].x), r.capacity, r.size)
+	}
+
+	l := &lateLabels{buf: newRing(2, 3)}
+	l.buf.push(0, time.Second, []float64{0.1, -2, 1e39}, false)
+	if got, want := l.vector(l.buf.at(0)), []float64{float64(float32(0.1)), -2, math.Inf(1)}; !slices.Equal(got, want) {
+		t.Errorf("buffered vector %v, want %v", got, want)
 	}
 }

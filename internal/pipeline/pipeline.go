@@ -201,7 +201,7 @@ func (p *Pipeline) wireLearning(step time.Duration) error {
 		if err != nil {
 			return err
 		}
-		p.late = &lateLabels{buf: newRing(n, p.ext.Dim()), in: p.labelC,
+		p.late = &lateLabels{buf: newRing(n, p.ext.Dim()), x: make([]float64, p.ext.Dim()), in: p.labelC,
 			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, maxInterval: c.Learning.MaxInterval,
 			grace: c.Learning.Grace, learnAgreed: c.Learning.LearnAgreed, events: p.ev, offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, wall: p.wall,
 			train: p.train, ack: p.ack, stats: &p.stats, log: p.log, stopping: p.stopping}
@@ -218,8 +218,8 @@ func bufferWindows(buffer, step time.Duration, dim int) (int, error) {
 		step = features.DefaultStep
 	}
 	n := int(buffer/step) + 1
-	if bytes := int64(n) * int64(dim) * 8; bytes > MaxBufferBytes {
-		fits := time.Duration(MaxBufferBytes/(8*int64(dim))-1) * step
+	if bytes := int64(n) * int64(dim) * 4; bytes > MaxBufferBytes {
+		fits := time.Duration(MaxBufferBytes/(4*int64(dim))-1) * step
 		return 0, &ConfigError{"learning.buffer", buffer, fmt.Sprintf("keeps %d windows of %d features, %.1f MiB: more than %d MiB; at most %v with these features",
 			n, dim, float64(bytes)/(1<<20), MaxBufferBytes>>20, fits)}
 	}
@@ -257,7 +257,7 @@ func (p *Pipeline) Stats() Stats {
 	s.Suppressed += int64(p.ev.det.Suppressed())
 	if p.late != nil {
 		s.Evicted = int64(p.late.buf.evicted)
-		s.Buffered, s.BufferCap = p.late.buf.size, len(p.late.buf.w)
+		s.Buffered, s.BufferCap = p.late.buf.size, p.late.buf.capacity
 	}
 	return s
 }
@@ -287,6 +287,9 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	}
 	p.lastCkpt = p.now()
 	p.started = p.lastCkpt
+	if p.late != nil {
+		p.late.buf.reserve()
+	}
 	p.beginFrames()
 	var runErr error
 	for ctx.Err() == nil {
