@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -208,5 +209,25 @@ func TestDemoCommand(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestGCPercent: ictald collects at gcPercent unless GOGC says otherwise.
+func TestGCPercent(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	setGCPercent(func(string) string { return "" })
+	if got := debug.SetGCPercent(100); got != gcPercent {
+		t.Errorf("without GOGC: GC percent %d, want %d", got, gcPercent)
+	}
+	debug.SetGCPercent(200) // as the runtime does for GOGC=200
+	setGCPercent(func(k string) string {
+		if k == "GOGC" {
+			return "200"
+		}
+		return ""
+	})
+	if got := debug.SetGCPercent(100); got != 200 {
+		t.Errorf("with GOGC=200: GC percent %d, want 200 kept", got)
 	}
 }
