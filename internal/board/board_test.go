@@ -280,6 +280,10 @@ func TestFeedbackReachesTheBrokerSignedAndAudited(t *testing.T) {
 	if err != nil || lab.AlertID != e.ID || !lab.Seizure || lab.By != "alice" {
 		t.Fatalf("feedback on the broker: %+v, %v", lab, err)
 	}
+	// A verdict silences the alert: whoever judged it has seen it.
+	if by := b.srv.ward.acknowledgedBy(e.ID); by != "alice" {
+		t.Fatalf("after alice's verdict the alert is acknowledged by %q, want alice", by)
+	}
 	end := time.Now().Add(-time.Second)
 	if err := c.Label(ctx, "bed-3", end.Add(-2*time.Minute), end, alert.LabelSeizure); err != nil {
 		t.Fatal(err)
@@ -307,9 +311,27 @@ func TestFeedbackReachesTheBrokerSignedAndAudited(t *testing.T) {
 	var actions []string
 	for _, r := range auditRecords(t, b.audit) {
 		actions = append(actions, r.Action)
+		if r.Action == "acknowledge" && (r.Who != "alice" || r.AlertID != e.ID || r.Reason != "with the verdict") {
+			t.Errorf("acknowledgement audited as %+v", r)
+		}
 	}
-	if got := strings.Join(actions, ","); got != "login,feedback,feedback,ack" {
-		t.Fatalf("audit actions %s, want login,feedback,feedback,ack", got)
+	if got := strings.Join(actions, ","); got != "login,feedback,acknowledge,feedback,ack" {
+		t.Fatalf("audit actions %s, want login,feedback,acknowledge,feedback,ack", got)
+	}
+	// A second verdict (a correction) sends feedback but does not
+	// acknowledge again.
+	if err := c.Verdict(ctx, e.ID, alert.VerdictRejected); err != nil {
+		t.Fatal(err)
+	}
+	<-got
+	acks := 0
+	for _, r := range auditRecords(t, b.audit) {
+		if r.Action == "acknowledge" {
+			acks++
+		}
+	}
+	if acks != 1 {
+		t.Errorf("%d acknowledgements audited after two verdicts, want 1", acks)
 	}
 }
 

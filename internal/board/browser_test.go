@@ -170,6 +170,8 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 	if err != nil || lab.AlertID != e.ID || !lab.Seizure || lab.By != "alice" {
 		t.Fatalf("feedback on the broker: %+v, %v", lab, err)
 	}
+	waitJS(t, alice, "the confirmed alert silenced (a verdict acknowledges it)", fmt.Sprintf(
+		`document.querySelector(%q)?.dataset.ringing === "false" && document.querySelector(%q).textContent.includes("Acknowledged by alice")`, card, card+" .acked"))
 	ack := alert.AckOf(lab)
 	ack.Applied, ack.Windows, ack.At = true, 17, time.Now()
 	ack.Note = "the detector already had 12 of the 17 windows right; the model learns the other 5"
@@ -186,17 +188,23 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 	}
 	waitJS(t, alice, "the label sent", fmt.Sprintf(`document.querySelector(%q).textContent === "sent"`, tile+" .msg"))
 
+	// A second alert, silenced with Acknowledge before any verdict; bob,
+	// logged in later, sees the first one already acknowledged.
+	e2 := testEvent("bed-3", time.Now())
+	publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e2))
+	card2 := fmt.Sprintf(`.alert[data-id=%q]`, e2.ID)
 	bob := newBrowser(t, "bob").ctx
 	login(t, bob, b.url, "bob")
-	do(t, bob, "the alert ringing for bob", chromedp.WaitVisible(chromedp.CSS(card+`.ringing`)))
-	do(t, alice, "click Acknowledge", chromedp.Click(chromedp.CSS(card+" button.ack")))
+	do(t, bob, "the second alert ringing for bob", chromedp.WaitVisible(chromedp.CSS(card2+`.ringing[data-ringing="true"]`)))
+	waitJS(t, bob, "the first alert acknowledged for bob", fmt.Sprintf(`document.querySelector(%q)?.dataset.ringing === "false"`, card))
+	do(t, alice, "click Acknowledge", chromedp.Click(chromedp.CSS(card2+" button.ack")))
 	for name, ctx := range map[string]context.Context{"alice": alice, "bob": bob} {
 		waitJS(t, ctx, name+" sees the acknowledgement", fmt.Sprintf(
-			`document.querySelector(%q)?.dataset.ringing === "false" && document.querySelector(%q).textContent.includes("Acknowledged by alice")`, card, card+" .acked"))
+			`document.querySelector(%q)?.dataset.ringing === "false" && document.querySelector(%q).textContent.includes("Acknowledged by alice")`, card2, card2+" .acked"))
 	}
 	screenshot(t, alice, shots, "2-acknowledged-alice")
 	screenshot(t, bob, shots, "3-acknowledged-bob")
-	if got := evalInt(t, bob, `document.querySelectorAll(".alert").length`); got != 1 {
-		t.Fatalf("bob sees %d alerts, want 1", got)
+	if got := evalInt(t, bob, `document.querySelectorAll(".alert").length`); got != 2 {
+		t.Fatalf("bob sees %d alerts, want 2", got)
 	}
 }

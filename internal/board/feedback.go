@@ -123,6 +123,9 @@ func (s *Server) feedback(w http.ResponseWriter, r *http.Request, ss *session) {
 		return
 	}
 	s.log.Info("board: feedback published", slog.String("topic", topic), slog.String("by", ss.user))
+	if lab.AlertID != "" {
+		s.silence(r, ss, bedName, lab.AlertID)
+	}
 	writeJSON(w, struct {
 		Topic   string `json:"topic"`
 		Payload string `json:"payload"`
@@ -143,6 +146,24 @@ func (s *Server) publish(topic string, p []byte) (int, error) {
 		return http.StatusBadGateway, fmt.Errorf("publish %s: %w", topic, err)
 	}
 	return http.StatusOK, nil
+}
+
+// silence acknowledges an alert whose verdict ss's clinician has just
+// sent, unless someone has already: whoever judged it has seen it, so it
+// stops ringing on every screen, as Acknowledge would have made it. The
+// acknowledgement is audited first (its reason says it came with the
+// verdict); if the audit log cannot take it, the alert keeps ringing and
+// the error is logged (the verdict itself is sent and audited).
+func (s *Server) silence(r *http.Request, ss *session, bedName, id string) {
+	if s.ward.acknowledgedBy(id) != "" {
+		return
+	}
+	rec := auditRecord{Who: ss.user, Action: "acknowledge", From: remoteIP(r), Site: s.cfg.Site, Bed: bedName, AlertID: id, Reason: "with the verdict"}
+	if err := s.audit.write(rec); err != nil {
+		s.log.Error("board: audit", slog.String("error", err.Error()))
+		return
+	}
+	s.ward.acknowledge(id, ss.user, time.Now().UTC())
 }
 
 // acknowledgeAlert silences an alert's ringing on every screen (form

@@ -179,6 +179,17 @@ type acknowledged struct {
 	At      time.Time `json:"at"`
 }
 
+// acknowledgedBy returns who acknowledged alert id, "" if nobody has (or
+// the board does not list it).
+func (w *ward) acknowledgedBy(id string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if e := w.byID[strings.ToLower(id)]; e != nil && e.AckedAt != nil {
+		return e.AckedBy
+	}
+	return ""
+}
+
 // acknowledge silences an alert's ringing; it reports the bed, false for
 // an unknown alert. A second acknowledgement keeps the first's name.
 func (w *ward) acknowledge(id, by string, at time.Time) (string, bool) {
