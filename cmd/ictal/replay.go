@@ -37,7 +37,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	scores := fs.Bool("scores", false, "also print one line per window")
 	save := fs.String("o", "", "write the model after the replay to this `MODEL` file (one recording only)")
 	alias(fs, "save", "o")
-	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the file's seizures (looked up by base name), instead of its annotations")
+	labels := fs.String("labels", "", "a seizure list giving the file's seizures (looked up by base name), instead of its annotations: CHB-MIT chbNN-summary.txt or Siena Seizures-list-PNnn.txt")
 	workers := fs.Int("workers", runtime.NumCPU(), "recordings replayed at the same time (each on one core)")
 	var mf modelFlags
 	mf.add(fs)

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -19,6 +21,7 @@ import (
 	"github.com/ictal/ictal/internal/eval"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
+	"github.com/ictal/ictal/internal/siena"
 )
 
 // fileReport is the JSON line printed per file by train and replay. The
@@ -161,19 +164,37 @@ type withLabels struct {
 
 func (w withLabels) Intervals() []acquire.Interval { return w.iv }
 
-// labelsFor returns r with the seizures that a CHB-MIT summary lists for
-// the file at path, or r itself when summary is empty.
-func labelsFor(r recording.Recording, path, summary string) (labeledSource, error) {
-	if summary == "" {
+// labelsFor returns r with the seizures that a seizure list gives for the
+// file at path (found by its base name), or r itself when list is empty.
+// The list is a CHB-MIT chbNN-summary.txt or a Siena
+// Seizures-list-PNnn.txt, told apart by content (Siena's lists give
+// registration times).
+func labelsFor(r recording.Recording, path, list string) (labeledSource, error) {
+	if list == "" {
 		return r, nil
 	}
-	s, err := chbmit.ReadFile(summary)
+	b, err := os.ReadFile(list)
+	if err != nil {
+		return nil, fmt.Errorf("-labels: %w", err)
+	}
+	if bytes.Contains(bytes.ToLower(b), []byte("registration start time")) {
+		l, err := siena.Parse(bytes.NewReader(b), filepath.Base(list))
+		if err != nil {
+			return nil, fmt.Errorf("-labels: %w", err)
+		}
+		iv, err := l.Intervals(path)
+		if err != nil {
+			return nil, fmt.Errorf("-labels: %w", err)
+		}
+		return withLabels{Source: r, iv: iv}, nil
+	}
+	s, err := chbmit.Parse(bytes.NewReader(b), filepath.Base(list))
 	if err != nil {
 		return nil, fmt.Errorf("-labels: %w", err)
 	}
 	f, ok := s.Lookup(path)
 	if !ok {
-		return nil, fmt.Errorf("-labels: %s does not list %s", summary, filepath.Base(path))
+		return nil, fmt.Errorf("-labels: %s does not list %s", list, filepath.Base(path))
 	}
 	return withLabels{Source: r, iv: f.Intervals()}, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,45 @@ func TestReplayLabelsAndScore(t *testing.T) {
 	stderr.Reset()
 	if code := run([]string{"score", "-ref", tsv}, &stdout, &stderr); code != 1 {
 		t.Errorf("score without -hyp: %d", code)
+	}
+}
+
+// TestReplaySienaLabels: -labels takes a Siena seizure list as well, its
+// times of day counted from the recording's registration start (here one
+// that runs past midnight).
+func TestReplaySienaLabels(t *testing.T) {
+	dir := t.TempDir()
+	rec, list := filepath.Join(dir, "PN99-1.edf"), filepath.Join(dir, "Seizures-list-PN99.txt")
+	mustRun(t, []string{"synth", "-o", rec, "-duration", "12m", "-seizures", "0", "-seed", "5", "-channels", "4"})
+	seizure := func(n int, file, start, end string) string {
+		return fmt.Sprintf("Seizure n %d\r\nFile name: %s\nRegistration start time: 23.55.00\nRegistration end time: 00.07.00\nSeizure start time: %s\nSeizure end time: %s\n\n", n, file, start, end)
+	}
+	txt := "PN99\n\nData Sampling Rate: 256 Hz\n\nChannels in EDF files:\nChannel 1: Fp1\n\n" +
+		seizure(1, "PN99-1.edf", "23.56.00", "23.56.30") + seizure(2, "PN99-1.edf", "00.02.00", "00.02.40") +
+		seizure(3, "PN99-2.edf", "23.58.00", "00.10.00")
+	if err := os.WriteFile(list, []byte(txt), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"replay", "-learn", "off", "-labels", list, rec}, &stdout, &stderr); code != 0 {
+		t.Fatalf("replay: %s", stderr.String())
+	}
+	var rep fileReport
+	lastLine(t, stdout.Bytes(), &rep)
+	if rep.Seizures != 2 || rep.Labels != list || rep.Duration != 720 {
+		t.Fatalf("replay with a Siena list: %+v", rep)
+	}
+	// Seizure 3 ends after its registration: refused, naming the line.
+	other := filepath.Join(dir, "PN99-2.edf")
+	os.Link(rec, other)
+	stderr.Reset()
+	if code := run([]string{"replay", "-labels", list, other}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "Seizures-list-PN99.txt:22: seizure 3 of PN99-2.edf, 23.58.00–00.10.00, does not lie within its registration") {
+		t.Errorf("a seizure outside its registration: %d %s", code, stderr.String())
+	}
+	unlisted := filepath.Join(dir, "PN99-3.edf")
+	os.Link(rec, unlisted)
+	stderr.Reset()
+	if code := run([]string{"replay", "-labels", list, unlisted}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "PN99-3.edf: not in the seizure list") {
+		t.Errorf("unlisted file: %d %s", code, stderr.String())
 	}
 }

@@ -23,7 +23,7 @@ import (
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "usage: ictal train -o MODEL [flags] RECORDING...\n\nRecordings are EDF, EDF+, BDF, OpenBCI GUI text or BrainFlow CSV.\nLearns prequentially (score, then learn each window with its label from the\nfile's annotations) over the files in order and saves the model, with how\nit was built (`ictal model info`), for `ictal replay -model` or ictald's\nclassifier.model. The recordings must make the same features (montage).\nPrints JSON lines per recording: the channels used and left out (\"channels\"),\nthen its scores (\"file\").", stderr)
 	out := fs.String("o", "", "`MODEL` file to write (required)")
-	labels := fs.String("labels", "", "CHB-MIT chbNN-summary.txt giving the seizures of the recordings (by base name), instead of their annotations")
+	labels := fs.String("labels", "", "a seizure list giving the seizures of the recordings (by base name), instead of their annotations: CHB-MIT chbNN-summary.txt or Siena Seizures-list-PNnn.txt")
 	var mf modelFlags
 	mf.add(fs)
 	mf.addFrom(fs)
