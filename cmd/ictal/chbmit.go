@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -110,34 +111,66 @@ func scoreOf(t chbmit.Tally) chbmitScore {
 // runCHBMIT implements `ictal chbmit -data DIR [-patients LIST] [-workers N] [-text] [model flags]`.
 func runCHBMIT(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("chbmit", "usage: ictal chbmit -data DIR [-patients chb01,chb03] [-workers N] [-text] [model flags]\n\nShoeb & Guttag's protocol on the CHB-MIT Scalp EEG Database, laid out as on\nPhysioNet (DIR/chb01/chb01-summary.txt, DIR/chb01/chb01_03.edf, …):\npatient-specific, leave one record out. Each record of a patient is held out\nin turn; a new model learns the patient's other records in the summary's\norder (as ictal train -labels does, from the summary's seizures), then the\nheld-out record is replayed with learning off and scored against the\nsummary's seizures (SzCORE event scoring, internal/eval). Every record is\nheld out, with or without seizures, so that false alarms are counted over\nall the recorded hours. A patient's records use the EEG channels common to\nall of them, by label (-channels chooses others); when none is (chb12), the\nrecords of other montages than the most frequent one are skipped, each\nreported. The patient's line names the channels used and those left out.\n\nPrints JSON lines: one \"record\" per held-out record, a \"skipped\" line per\nrecord skipped, a \"patient\" line after each patient's records, then an\n\"overall\" line; -text prints a table instead. Records are evaluated by\n-workers at a time; the output does not depend on it. See\ninternal/eval/README.md.", stderr)
-	data := fs.String("data", "", "`DIR` holding the database: chb01/chb01-summary.txt, chb01/chb01_01.edf, … (required)")
-	patients := fs.String("patients", "", "cases to evaluate, comma-separated (e.g. chb01,chb03; default: every chbNN folder in -data)")
-	workers := fs.Int("workers", runtime.NumCPU(), "held-out records evaluated at the same time (each on one core)")
-	text := fs.Bool("text", false, "print a table per patient and overall instead of JSON lines")
-	var mf modelFlags
-	mf.add(fs)
-	mf.addFrom(fs)
-	if err := parseArgs(fs, args, 0, "unexpected arguments"); err != nil {
-		return err
-	}
-	switch {
-	case *data == "":
-		fs.Usage()
-		return fmt.Errorf("-data is required")
-	case *workers < 1:
-		return fmt.Errorf("-workers %d: want at least 1", *workers)
-	}
-	var names []string
-	if *patients != "" {
-		for _, n := range strings.Split(*patients, ",") {
-			names = append(names, strings.TrimSpace(n))
-		}
-	}
-	ps, err := chbmit.Patients(*data, names)
+	a := addProtocolFlags(fs, "`DIR` holding the database: chb01/chb01-summary.txt, chb01/chb01_01.edf, … (required)",
+		"cases to evaluate, comma-separated (e.g. chb01,chb03; default: every chbNN folder in -data)")
+	names, err := a.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	cases, err := prepareCases(ps, &mf)
+	ps, err := chbmit.Patients(a.data, names)
+	if err != nil {
+		return err
+	}
+	return leaveOneOut(ps, &a.mf, a.workers, a.text, stdout, stderr)
+}
+
+// protocolArgs are the flags of the leave-one-record-out commands
+// (`ictal chbmit`, `ictal siena`).
+type protocolArgs struct {
+	data, patients string
+	workers        int
+	text           bool
+	mf             modelFlags
+}
+
+// addProtocolFlags defines the protocol's flags on fs, with the
+// database's own help for -data and -patients.
+func addProtocolFlags(fs *flag.FlagSet, dataHelp, patientsHelp string) *protocolArgs {
+	a := &protocolArgs{}
+	fs.StringVar(&a.data, "data", "", dataHelp)
+	fs.StringVar(&a.patients, "patients", "", patientsHelp)
+	fs.IntVar(&a.workers, "workers", runtime.NumCPU(), "held-out records evaluated at the same time (each on one core)")
+	fs.BoolVar(&a.text, "text", false, "print a table per patient and overall instead of JSON lines")
+	a.mf.add(fs)
+	a.mf.addFrom(fs)
+	return a
+}
+
+// parse parses args and returns the patients named (none: all).
+func (a *protocolArgs) parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := parseArgs(fs, args, 0, "unexpected arguments"); err != nil {
+		return nil, err
+	}
+	switch {
+	case a.data == "":
+		fs.Usage()
+		return nil, fmt.Errorf("-data is required")
+	case a.workers < 1:
+		return nil, fmt.Errorf("-workers %d: want at least 1", a.workers)
+	}
+	var names []string
+	if a.patients != "" {
+		for _, n := range strings.Split(a.patients, ",") {
+			names = append(names, strings.TrimSpace(n))
+		}
+	}
+	return names, nil
+}
+
+// leaveOneOut evaluates every patient's records, each held out in turn
+// (`ictal chbmit`, `ictal siena`), and prints the lines or the table.
+func leaveOneOut(ps []chbmit.Patient, mf *modelFlags, workers int, text bool, stdout, stderr io.Writer) error {
+	cases, err := prepareCases(ps, mf)
 	if err != nil {
 		return err
 	}
@@ -145,10 +178,10 @@ func runCHBMIT(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	log := warnLogger(stderr)
 	var out chbmitOutput = &chbmitJSON{enc: json.NewEncoder(stdout)}
-	if *text {
+	if text {
 		out = &chbmitText{w: stdout}
 	}
-	if err := evaluateCases(ctx, cases, *workers, log, out, stderr); err != nil {
+	if err := evaluateCases(ctx, cases, workers, log, out, stderr); err != nil {
 		return err
 	}
 	return out.flush()

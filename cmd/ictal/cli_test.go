@@ -31,7 +31,7 @@ func mustRun(t *testing.T, cmds ...[]string) {
 // helpArgs are every command and subcommand of ictal, asked for help.
 var helpArgs = [][]string{
 	{"synth"}, {"edf", "info"}, {"edf", "cat"}, {"convert"}, {"capture"}, {"train"}, {"replay"}, {"model", "info"},
-	{"score"}, {"chbmit"}, {"bonn", "cv"}, {"bonn", "train-test"}, {"bonn", "concat"}, {"bonn", "concat-eval"},
+	{"score"}, {"chbmit"}, {"siena"}, {"bonn", "cv"}, {"bonn", "train-test"}, {"bonn", "concat"}, {"bonn", "concat-eval"},
 	{"paper", "cv"}, {"paper", "drift"}, {"paper", "curve"}, {"paper", "plots"},
 	{"watch"}, {"board"}, {"board", "user", "add"}, {"feedback"},
 }

@@ -24,6 +24,8 @@ func TestJSONLinesHaveTypes(t *testing.T) {
 	iris0 := datadir.Path(t, "data", "keel", "iris0.dat")
 	chb := filepath.Join(dir, "chb")
 	writeCHBTree(t, chb)
+	sienaDir := filepath.Join(dir, "siena")
+	writeSienaTree(t, sienaDir)
 	runs := []struct {
 		args  []string
 		types []string // the types the command prints
@@ -36,6 +38,7 @@ func TestJSONLinesHaveTypes(t *testing.T) {
 		{[]string{"replay", "-model", model, "-scores", b}, []string{"channels", "alert", "end", "status", "score", "file"}},
 		{[]string{"score", "-ref", b, "-hyp", hyp}, []string{"evaluation"}},
 		{[]string{"chbmit", "-data", chb, "-patients", "chb03"}, []string{"record", "skipped", "patient", "overall"}},
+		{[]string{"siena", "-data", sienaDir, "-patients", "PN02"}, []string{"record", "patient", "overall"}},
 		{[]string{"paper", "drift", "-streams", "sine1", "-learner", "nb", "-runs", "1", "-length", "300", "-ratio", "10", "-q"}, []string{"drift"}},
 		{[]string{"paper", "cv", "-data", iris0, "-algorithm", "AC2", "-learner", "nb", "-mode", "online", "-folds", "2", "-points", "2", "-q"}, []string{"cv"}},
 		{[]string{"paper", "curve", "-data", iris0, "-algorithm", "UOB", "-learner", "nb", "-mode", "online", "-fractions", "0.5", "-reps", "1", "-points", "2", "-q"}, []string{"curve"}},

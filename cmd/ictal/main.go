@@ -32,6 +32,7 @@ var commands = []cli.Command{
 	{Name: "model", Summary: "inspect model files: model info FILE prints how a model was built, as JSON", Run: runModel},
 	{Name: "score", Summary: "score detections against reference seizures (SzCORE event and sample scoring)", Run: runScore},
 	{Name: "chbmit", Summary: "CHB-MIT with Shoeb's protocol: patient-specific, leave one record out, SzCORE event scores", Run: runCHBMIT},
+	{Name: "siena", Summary: "the Siena Scalp EEG Database with the same protocol as chbmit", Run: runSiena},
 	{Name: "bonn", Summary: "Bonn epilepsy EEG benchmark and continuous recordings spliced from its segments", Run: runBonn},
 	{Name: "paper", Summary: "reproduce Wang & Pineau's experiments: cv, drift, curve, plots", Run: runPaper},
 	{Name: "watch", Summary: "print seizure alerts and monitor status from the MQTT broker, one line per message", Run: runWatch},

@@ -15,10 +15,17 @@ type Patient struct {
 	Name    string // "chb01", the folder's name
 	Dir     string // the folder
 	Summary *Summary
+	// List is the file the recordings and seizures were read from when it
+	// is not the case's chbNN-summary.txt (another database's seizure
+	// list, converted to a Summary: cmd/ictal's siena).
+	List string
 }
 
-// SummaryPath returns the path of the case's summary.
+// SummaryPath returns the path of the case's summary (List when set).
 func (p Patient) SummaryPath() string {
+	if p.List != "" {
+		return p.List
+	}
 	return filepath.Join(p.Dir, p.Name+"-summary.txt")
 }
 

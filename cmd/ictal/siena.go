@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+
+	"github.com/ictal/ictal/internal/chbmit"
+	"github.com/ictal/ictal/internal/siena"
+)
+
+// runSiena implements `ictal siena -data DIR [-patients LIST] [-workers N] [-text] [model flags]`.
+func runSiena(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("siena", "usage: ictal siena -data DIR [-patients PN00,PN16] [-workers N] [-text] [model flags]\n\nThe protocol of ictal chbmit (patient-specific, leave one record out, SzCORE\nevent scores; see its -h) on the Siena Scalp EEG Database, laid out as on\nPhysioNet (DIR/PN00/Seizures-list-PN00.txt, DIR/PN00/PN00-1.edf, …). A\npatient's records are those its seizure list names, in the list's order,\nwith the seizures it gives, counted from each record's registration start\n(internal/siena); a list with a seizure outside its registration is an error\nnaming the line. Output as ictal chbmit's.", stderr)
+	a := addProtocolFlags(fs, "`DIR` holding the database: PN00/Seizures-list-PN00.txt, PN00/PN00-1.edf, … (required)",
+		"patients to evaluate, comma-separated (e.g. PN00,PN16; default: every PNnn folder in -data)")
+	names, err := a.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	ps, err := sienaPatients(a.data, names)
+	if err != nil {
+		return err
+	}
+	return leaveOneOut(ps, &a.mf, a.workers, a.text, stdout, stderr)
+}
+
+// sienaPatient is the name of a Siena patient's folder.
+var sienaPatient = regexp.MustCompile(`^PN[0-9]+$`)
+
+// sienaPatients reads the seizure lists of the patients under dir (those
+// named, in that order, or every PNnn folder in name order) as the
+// summaries the leave-one-out protocol runs on: one record per file the
+// list names, in order of first mention, with its seizures.
+func sienaPatients(dir string, names []string) ([]chbmit.Patient, error) {
+	if len(names) == 0 {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("siena: %w", err)
+		}
+		for _, e := range entries {
+			if e.IsDir() && sienaPatient.MatchString(e.Name()) {
+				names = append(names, e.Name())
+			}
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("siena: %s holds no patient folder (PN00, PN01, …)", dir)
+		}
+	}
+	var out []chbmit.Patient
+	for i, name := range names {
+		if !sienaPatient.MatchString(name) {
+			return nil, fmt.Errorf("siena: patient %q: want a name such as PN00", name)
+		}
+		if slices.Contains(names[:i], name) {
+			return nil, fmt.Errorf("siena: patient %s named twice", name)
+		}
+		p := chbmit.Patient{Name: name, Dir: filepath.Join(dir, name)}
+		p.List = filepath.Join(p.Dir, "Seizures-list-"+name+".txt")
+		l, err := siena.ReadFile(p.List)
+		if err != nil {
+			return nil, fmt.Errorf("siena: patient %s: %w", name, err)
+		}
+		labels := make([]string, len(l.Channels))
+		for k, c := range l.Channels {
+			labels[k] = c.Label
+		}
+		p.Summary = &chbmit.Summary{Rate: l.Rate}
+		for _, s := range l.Seizures {
+			if slices.ContainsFunc(p.Summary.Files, func(f chbmit.File) bool { return f.Name == s.File }) {
+				continue
+			}
+			iv, err := l.Intervals(s.File)
+			if err != nil {
+				return nil, err
+			}
+			f := chbmit.File{Name: s.File, Channels: labels, Line: s.Line}
+			for _, v := range iv {
+				f.Seizures = append(f.Seizures, chbmit.Seizure{Start: v.Start, End: v.End})
+			}
+			p.Summary.Files = append(p.Summary.Files, f)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
