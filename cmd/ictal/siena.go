@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -36,28 +35,12 @@ var sienaPatient = regexp.MustCompile(`^PN[0-9]+$`)
 // summaries the leave-one-out protocol runs on: one record per file the
 // list names, in order of first mention, with its seizures.
 func sienaPatients(dir string, names []string) ([]chbmit.Patient, error) {
-	if len(names) == 0 {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return nil, fmt.Errorf("siena: %w", err)
-		}
-		for _, e := range entries {
-			if e.IsDir() && sienaPatient.MatchString(e.Name()) {
-				names = append(names, e.Name())
-			}
-		}
-		if len(names) == 0 {
-			return nil, fmt.Errorf("siena: %s holds no patient folder (PN00, PN01, …)", dir)
-		}
+	names, err := chbmit.Folders(dir, names, sienaPatient, "patient", "PN00", "PN01")
+	if err != nil {
+		return nil, fmt.Errorf("siena: %w", err)
 	}
 	var out []chbmit.Patient
-	for i, name := range names {
-		if !sienaPatient.MatchString(name) {
-			return nil, fmt.Errorf("siena: patient %q: want a name such as PN00", name)
-		}
-		if slices.Contains(names[:i], name) {
-			return nil, fmt.Errorf("siena: patient %s named twice", name)
-		}
+	for _, name := range names {
 		p := chbmit.Patient{Name: name, Dir: filepath.Join(dir, name)}
 		p.List = filepath.Join(p.Dir, "Seizures-list-"+name+".txt")
 		l, err := siena.ReadFile(p.List)

@@ -39,28 +39,12 @@ var caseName = regexp.MustCompile(`^chb[0-9]+$`)
 // that order, or else every folder named chbNN, in name order. A case
 // without its summary is an error naming the file.
 func Patients(dir string, names []string) ([]Patient, error) {
-	if len(names) == 0 {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return nil, fmt.Errorf("chbmit: %w", err)
-		}
-		for _, e := range entries {
-			if e.IsDir() && caseName.MatchString(e.Name()) {
-				names = append(names, e.Name())
-			}
-		}
-		if len(names) == 0 {
-			return nil, fmt.Errorf("chbmit: %s holds no case folder (chb01, chb02, …)", dir)
-		}
+	names, err := Folders(dir, names, caseName, "case", "chb01", "chb02")
+	if err != nil {
+		return nil, fmt.Errorf("chbmit: %w", err)
 	}
 	out := make([]Patient, 0, len(names))
-	for i, name := range names {
-		if !caseName.MatchString(name) {
-			return nil, fmt.Errorf("chbmit: case %q: want a name such as chb01", name)
-		}
-		if slices.Contains(names[:i], name) {
-			return nil, fmt.Errorf("chbmit: case %s named twice", name)
-		}
+	for _, name := range names {
 		p := Patient{Name: name, Dir: filepath.Join(dir, name)}
 		s, err := ReadFile(p.SummaryPath())
 		if err != nil {
@@ -73,6 +57,36 @@ func Patients(dir string, names []string) ([]Patient, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// Folders returns the patients' folders of a database under dir to read:
+// names, each matching re and none twice, or when names is empty every
+// folder of dir whose name matches re, in name order. kind and the two
+// example names word the errors ("case", "chb01", "chb02").
+func Folders(dir string, names []string, re *regexp.Regexp, kind, first, second string) ([]string, error) {
+	if len(names) == 0 {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.IsDir() && re.MatchString(e.Name()) {
+				names = append(names, e.Name())
+			}
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("%s holds no %s folder (%s, %s, …)", dir, kind, first, second)
+		}
+	}
+	for i, name := range names {
+		if !re.MatchString(name) {
+			return nil, fmt.Errorf("%s %q: want a name such as %s", kind, name, first)
+		}
+		if slices.Contains(names[:i], name) {
+			return nil, fmt.Errorf("%s %s named twice", kind, name)
+		}
+	}
+	return names, nil
 }
 
 // ErrMissing is wrapped by the error of a recording that a summary lists
