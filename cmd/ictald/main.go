@@ -46,8 +46,8 @@ func main() {
 // gcPercent is ictald's garbage-collection target (GOGC) unless the
 // environment sets one. Most of its heap lives as long as the daemon (the
 // late-label buffer, the model, the feature state) and it allocates
-// little after start (alerts, their evidence, status, checkpoints: about
-// 3 KB per second of EEG at 23 channels), so collecting when the heap has
+// little after start (alerts, their evidence, status, checkpoints: 2 KB
+// per second of EEG measured at 23 channels), so collecting when the heap has
 // grown by half of what is live, rather than Go's default of all of it,
 // keeps ictald inside DESIGN.md's 32 MB of resident memory at a cost of a
 // collection every few minutes. README.md ("Memory") has the measurements.

@@ -73,7 +73,7 @@ type window struct {
 	// x is the vector the window was scored with, in single precision:
 	// the hour's buffer is the daemon's largest allocation, and halving it
 	// keeps ictald within its memory budget (23 channels × 17 features ×
-	// 3600 windows: 5.6 MiB instead of 11.3). The features are measured to
+	// 3601 windows: 5.6 MB instead of 11.3). The features are measured to
 	// far less than float32's 7 significant digits; a value beyond its
 	// range becomes ±Inf, which Learn refuses (a model error, logged).
 	x       []float32

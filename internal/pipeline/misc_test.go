@@ -24,7 +24,7 @@ func TestConfigValidation(t *testing.T) {
 	}{
 		{"mode", Config{Learning: Learning{Mode: "always"}}, "learning.mode"},
 		{"buffer", Config{Learning: Learning{Buffer: -time.Second}}, "learning.buffer"},
-		// A week of 34-feature vectors is 155 MiB: refused, saying what fits.
+		// A week of 34-feature vectors is 78 MiB: refused, saying what fits.
 		{"buffer beyond memory", Config{Learning: Learning{Mode: LearnFeedback, Buffer: 7 * 24 * time.Hour}}, "learning.buffer 168h0m0s: keeps 604801 windows of 34 features, 78.4 MiB: more than 16 MiB; at most 34h16m"},
 		{"horizon beyond buffer", Config{Learning: Learning{Mode: LearnFeedback, Buffer: time.Minute, NegativeHorizon: time.Hour}}, "learning.negative_horizon"},
 		{"overlap", Config{Learning: Learning{MinOverlap: 1.5}}, "learning.min_overlap"},
