@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"log/slog"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -201,4 +202,34 @@ func TestLateLabelBufferMemory(t *testing.T) {
 	if got, want := l.vector(l.buf.at(0)), []float64{float64(float32(0.1)), -2, math.Inf(1)}; !slices.Equal(got, want) {
 		t.Errorf("buffered vector %v, want %v", got, want)
 	}
+}
+
+// TestHeapOfAnHourBuffer: a running 23-channel per-channel pipeline
+// learning from feedback holds its default hour of buffer, 3601 × 391
+// single-precision vectors (5.6 MB, allocated whole when it starts), and
+// little else on the heap. With the buffer in double precision it fails.
+// Heap bytes, unlike times, do not depend on how busy the machine is.
+func TestHeapOfAnHourBuffer(t *testing.T) {
+	src := newPatient(t, 23, 5*time.Minute, 0, 1)
+	sc := Scoring{PerChannel: true, Population: unitPopulation()}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p, err := New(src, defaultFeatures, channelModel(t), Config{Learning: Learning{Mode: LearnFeedback}, Scoring: sc}, nil, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, p)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	live := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	buffer := int64(p.late.buf.capacity * p.ext.Dim() * 4)
+	if p.late.buf.size == 0 || buffer != 3601*391*4 {
+		t.Fatalf("%d of %d windows buffered, %d bytes of vectors", p.late.buf.size, p.late.buf.capacity, buffer)
+	}
+	if live < buffer || live > buffer+2<<20 {
+		t.Errorf("the pipeline holds %.2f MB of heap with its buffer of %.2f MB: want at most 2 MiB more", float64(live)/1e6, float64(buffer)/1e6)
+	}
+	t.Logf("heap %.2f MB, of which the buffer's vectors %.2f MB", float64(live)/1e6, float64(buffer)/1e6)
+	runtime.KeepAlive(p)
 }
