@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"bytes"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -106,4 +108,37 @@ func TestArtifactsOnRealCyton(t *testing.T) {
 		}
 	}
 	t.Logf("%d windows, %d artifact, %d jaw-clench windows gated: %v", st.Windows, st.Artifact, jaw, kinds)
+}
+
+// TestArtifactStatesLoggedAtDebug: on the real Cyton recording (blinks
+// and jaw clenches, 27 changes of state in 88 s) the info log carries no
+// state line, the debug log one per published change.
+func TestArtifactStatesLoggedAtDebug(t *testing.T) {
+	path := datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+	src, _, err := recording.Open(path, &recording.Opts{Labels: cytonMontage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	var log bytes.Buffer
+	sink := &collect{}
+	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink},
+		Hooks{}, slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, p)
+	info, debug := 0, 0
+	for _, l := range strings.Split(log.String(), "\n") {
+		if strings.Contains(l, "msg=state ") {
+			if strings.Contains(l, "level=INFO") {
+				info++
+			} else if strings.Contains(l, "level=DEBUG") {
+				debug++
+			}
+		}
+	}
+	if info != 0 || debug != len(sink.states) || debug < 20 {
+		t.Errorf("%d state lines at info, %d at debug, for %d published states", info, debug, len(sink.states))
+	}
 }

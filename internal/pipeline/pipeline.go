@@ -457,9 +457,13 @@ func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
 	if s == p.state {
 		return
 	}
+	level := slog.LevelInfo
+	if s == alert.StateOnline && p.state == alert.StateArtifact {
+		level = slog.LevelDebug // an artifact's end: see setArtifact
+	}
 	p.state = s
 	st := alert.Status{State: s, Since: p.wall(at), Reason: reason}
-	p.log.Info("state", slog.String("state", string(s)), slog.String("reason", reason))
+	p.log.Log(context.Background(), level, "state", slog.String("state", string(s)), slog.String("reason", reason))
 	p.sinks.state(st)
 }
 
@@ -479,7 +483,12 @@ func (p *Pipeline) setArtifact(v artifact.Verdict, at time.Duration) {
 	if len(names) > 0 {
 		reason += " on " + strings.Join(names, ", ")
 	}
-	p.log.Info("state", slog.String("state", string(alert.StateArtifact)), slog.String("reason", reason))
+	// Blinks, movement and muscle come and go every few seconds in awake
+	// patients: at info level they would fill the journal with thousands
+	// of lines an hour. They are logged at debug, as are their ends; the
+	// published status, the recording's annotations and the windows
+	// counted by quality (ictal_windows_total) keep every one.
+	p.log.Debug("state", slog.String("state", string(alert.StateArtifact)), slog.String("reason", reason))
 	p.sinks.state(alert.Status{State: alert.StateArtifact, Since: p.wall(at), Reason: reason, Artifact: v.Kind.String(), Channels: names})
 }
 
