@@ -50,7 +50,8 @@ func main() {
 // per second of EEG measured at 23 channels), so collecting when the heap has
 // grown by half of what is live, rather than Go's default of all of it,
 // keeps ictald inside DESIGN.md's 32 MB of resident memory at a cost of a
-// collection every few minutes. README.md ("Memory") has the measurements.
+// collection about every half hour of EEG, of a few milliseconds (measured
+// at 23 channels). README.md ("Memory") has the measurements.
 const gcPercent = 50
 
 // setGCPercent applies gcPercent unless getenv("GOGC") is set (the
