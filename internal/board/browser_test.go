@@ -208,3 +208,47 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 		t.Fatalf("bob sees %d alerts, want 2", got)
 	}
 }
+
+// TestBrowserTileHoldsBriefArtifacts: a blink (an artifact of 3 s of the
+// bed's signal) leaves the tile showing "online" with its first "since";
+// an artifact that lasts 6 s is shown, and electrode-off at once. The
+// page's log of the states it drew (window.__board.shown) is compared
+// after the last one is visible, so the result does not depend on timing.
+func TestBrowserTileHoldsBriefArtifacts(t *testing.T) {
+	b, daemon, _ := startWithDaemon(t)
+	now := time.Now().UTC().Truncate(time.Second)
+	status := func(st alert.Status) { publish(t, daemon, topic("bed-3", "status"), true, alert.AppendStatus(nil, st)) }
+	scores := func(from time.Time, n int) {
+		for i := range n {
+			publish(t, daemon, topic("bed-3", "score"), false, alert.AppendScore(nil, alert.Score{T: from.Add(time.Duration(i) * time.Second), Score: 0.1}))
+		}
+	}
+	t0, t1, t2, t3 := now.Add(-time.Hour), now.Add(-60*time.Second), now.Add(-30*time.Second), now.Add(-10*time.Second)
+	status(alert.Status{State: alert.StateOnline, Since: t0})
+	alice := newBrowser(t, "alice").ctx
+	login(t, alice, b.url, "alice")
+	tile := `.tile[data-bed="bed-3"]`
+	do(t, alice, "bed-3 online", chromedp.WaitVisible(chromedp.CSS(tile+".st-online")))
+
+	eye := alert.Status{State: alert.StateArtifact, Since: t1, Reason: "eye on Fp1", Artifact: "eye", Channels: []string{"Fp1"}}
+	status(eye) // a blink: 3 s, then online again
+	scores(t1, 3)
+	status(alert.Status{State: alert.StateOnline, Since: t1.Add(3 * time.Second)})
+	scores(t1.Add(3*time.Second), 5)
+	muscle := alert.Status{State: alert.StateArtifact, Since: t2, Reason: "muscle on T7", Artifact: "muscle", Channels: []string{"T7"}}
+	status(muscle) // lasts: shown after 5 s of signal
+	scores(t2, 7)
+	do(t, alice, "the lasting artifact shown", chromedp.WaitVisible(chromedp.CSS(tile+".st-artifact")))
+	status(alert.Status{State: alert.StateElectrodeOff, Since: t3, Reason: "lead-off on C3"})
+	do(t, alice, "electrode-off shown at once", chromedp.WaitVisible(chromedp.CSS(tile+".st-electrode-off")))
+
+	shown, err := chromedp.Run(alice, chromedp.Evaluate[[]string]("window.__board.shown"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := func(x time.Time) string { return x.Format("2006-01-02T15:04:05.000Z") }
+	want := []string{"bed-3 online " + stamp(t0), "bed-3 artifact " + stamp(t2), "bed-3 electrode-off " + stamp(t3)}
+	if strings.Join(shown, "|") != strings.Join(want, "|") {
+		t.Errorf("tile states drawn:\n%q\nwant\n%q", shown, want)
+	}
+}

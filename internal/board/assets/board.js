@@ -6,7 +6,7 @@
 (() => {
   const S = { site: "", user: "", csrf: "", connected: false, beds: new Map(), alerts: new Map(), evidence: new Map() };
   // Test and measurement hooks: when each alert reached the page (Date.now()).
-  window.__board = { received: {}, events: 0 };
+  window.__board = { received: {}, events: 0, shown: [] }; // shown: each tile state drawn, "bed state since"
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
   const hms = (t) => t ? new Date(t).toLocaleTimeString([], { hour12: false }) : "–";
@@ -59,9 +59,33 @@
     }
     return t;
   }
+  // Artifacts (blinks, movement, muscle) come and go every few seconds in
+  // an awake patient: a tile that showed each at once would flicker, and
+  // its "online since" would restart with every blink. A bed shown online
+  // therefore shows an artifact only once it has lasted ARTIFACT_HOLD of
+  // the bed's own signal time (the clock of its scores); one that ends
+  // sooner leaves the tile as it was. Every other change shows at once.
+  const ARTIFACT_HOLD = 5000;
+  function setStatus(b, st) {
+    b.status = st;
+    const shown = b.shown || {};
+    if (st.state === "artifact" && st.artifact !== "settling" && (shown.state === "online" || b.pending)) {
+      b.pending = { since: b.pending ? b.pending.since : parse(st.since) };
+      return;
+    }
+    if (st.state === "online" && b.pending) { b.pending = null; return; }
+    b.pending = null; b.shown = st; drawBed(b);
+  }
+  // heldArtifact shows a bed's pending artifact once it has lasted
+  // ARTIFACT_HOLD by the score of time t.
+  function heldArtifact(b, t) {
+    if (b.pending && t - b.pending.since >= ARTIFACT_HOLD) { b.pending = null; b.shown = b.status; drawBed(b); }
+  }
   function drawBed(b) {
-    const t = tile(b), st = b.status || {};
+    const t = tile(b), st = b.shown || b.status || {};
     const state = st.state || "unknown";
+    const seen = `${b.bed} ${state} ${st.since || ""}`, log = window.__board.shown;
+    if (log[log.length - 1] !== seen && log.push(seen) > 100) log.shift();
     t.className = "tile st-" + state;
     let label = state === "artifact" ? (st.artifact === "settling" ? "settling (warming up)" : "artifact: " + st.artifact) : state;
     if (st.since) label += " since " + hms(st.since);
@@ -227,13 +251,13 @@
         S.site = m.site; S.user = m.user; S.beds.clear(); S.alerts.clear();
         $("beds").replaceChildren(); $("alert-list").replaceChildren(); $("no-alerts").hidden = m.alerts.length > 0;
         $("site").textContent = m.site; $("user").textContent = m.user;
-        for (const b of m.beds) { S.beds.set(b.bed, b); drawBed(b); }
+        for (const b of m.beds) { b.shown = b.status; S.beds.set(b.bed, b); drawBed(b); }
         for (const a of m.alerts.slice().reverse()) { a.feedback = a.feedback || []; a.acks = a.acks || []; S.alerts.set(a.id, a); drawAlert(a); }
         connection(m.connected);
         return;
       case "connection": connection(m.connected); return;
-      case "status": { const b = bedOf(m.bed); b.status = p; drawBed(b); return; }
-      case "score": { const b = bedOf(m.bed), t = parse(p.t); b.scores.push([t, p.score]); while (b.scores.length && b.scores[0][0] < t - 600000) b.scores.shift(); dirty.add(b); schedule(); return; }
+      case "status": { setStatus(bedOf(m.bed), p); return; }
+      case "score": { const b = bedOf(m.bed), t = parse(p.t); b.scores.push([t, p.score]); while (b.scores.length && b.scores[0][0] < t - 600000) b.scores.shift(); heldArtifact(b, t); dirty.add(b); schedule(); return; }
       case "alert": {
         window.__board.received[p.id] = Date.now();
         const a = entry(p.id, m.bed); a.alert = p; const b = bedOf(m.bed); b.last_alert = p.detected_at; drawBed(b); drawAlert(a); beep(); return;
