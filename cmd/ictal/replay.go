@@ -103,7 +103,7 @@ func (j replayJob) run(ctx context.Context, path string, out io.Writer) (classif
 	if err != nil {
 		return nil, modelfile.Meta{}, fileReport{}, err
 	}
-	src, err := labelsFor(r, path, j.labels)
+	src, err := labelsFor(r, path, j.labels, j.log)
 	if err != nil {
 		return nil, modelfile.Meta{}, fileReport{}, err
 	}

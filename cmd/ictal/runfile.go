@@ -169,7 +169,10 @@ func (w withLabels) Intervals() []acquire.Interval { return w.iv }
 // The list is a CHB-MIT chbNN-summary.txt or a Siena
 // Seizures-list-PNnn.txt, told apart by content (Siena's lists give
 // registration times).
-func labelsFor(r recording.Recording, path, list string) (labeledSource, error) {
+//
+// A Siena list's times count from its registration start; when the
+// recording's header starts at another time of day, log says by how much.
+func labelsFor(r recording.Recording, path, list string, log *slog.Logger) (labeledSource, error) {
 	if list == "" {
 		return r, nil
 	}
@@ -185,6 +188,13 @@ func labelsFor(r recording.Recording, path, list string) (labeledSource, error) 
 		iv, err := l.Intervals(path)
 		if err != nil {
 			return nil, fmt.Errorf("-labels: %w", err)
+		}
+		if reg, _, _ := l.Registration(path); !r.Info().Start.IsZero() {
+			if d := siena.Mismatch(r.Info().Start, reg); d != 0 {
+				log.Warn("-labels: the recording's header and its seizure list disagree on when it starts; seizures are placed from the list's time",
+					slog.String("file", filepath.Base(path)), slog.String("header", r.Info().Start.Format("15:04:05")),
+					slog.String("list", list), slog.Duration("header_minus_list", d))
+			}
 		}
 		return withLabels{Source: r, iv: iv}, nil
 	}

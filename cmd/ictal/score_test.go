@@ -78,18 +78,21 @@ func TestReplayLabelsAndScore(t *testing.T) {
 }
 
 // TestReplaySienaLabels: -labels takes a Siena seizure list as well, its
-// times of day counted from the recording's registration start (here one
-// that runs past midnight).
+// times of day counted from the recording's registration start (the
+// synthetic recordings start at 08:00:00, as the list says of PN99-1);
+// one that the list says starts at another time is replayed with a
+// warning saying by how much.
 func TestReplaySienaLabels(t *testing.T) {
 	dir := t.TempDir()
 	rec, list := filepath.Join(dir, "PN99-1.edf"), filepath.Join(dir, "Seizures-list-PN99.txt")
 	mustRun(t, []string{"synth", "-o", rec, "-duration", "12m", "-seizures", "0", "-seed", "5", "-channels", "4"})
-	seizure := func(n int, file, start, end string) string {
-		return fmt.Sprintf("Seizure n %d\r\nFile name: %s\nRegistration start time: 23.55.00\nRegistration end time: 00.07.00\nSeizure start time: %s\nSeizure end time: %s\n\n", n, file, start, end)
+	seizure := func(n int, file, reg, regEnd, start, end string) string {
+		return fmt.Sprintf("Seizure n %d\r\nFile name: %s\nRegistration start time: %s\nRegistration end time: %s\nSeizure start time: %s\nSeizure end time: %s\n\n", n, file, reg, regEnd, start, end)
 	}
 	txt := "PN99\n\nData Sampling Rate: 256 Hz\n\nChannels in EDF files:\nChannel 1: Fp1\n\n" +
-		seizure(1, "PN99-1.edf", "23.56.00", "23.56.30") + seizure(2, "PN99-1.edf", "00.02.00", "00.02.40") +
-		seizure(3, "PN99-2.edf", "23.58.00", "00.10.00")
+		seizure(1, "PN99-1.edf", "08.00.00", "08.12.00", "08.01.00", "08.01.30") + seizure(2, "PN99-1.edf", "08.00.00", "08.12.00", "08.07.00", "08.07.40") +
+		seizure(3, "PN99-2.edf", "23.55.00", "00.07.00", "23.58.00", "00.10.00") +
+		seizure(4, "PN99-4.edf", "23.55.00", "00.07.00", "23.58.00", "00.01.00")
 	if err := os.WriteFile(list, []byte(txt), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -99,8 +102,8 @@ func TestReplaySienaLabels(t *testing.T) {
 	}
 	var rep fileReport
 	lastLine(t, stdout.Bytes(), &rep)
-	if rep.Seizures != 2 || rep.Labels != list || rep.Duration != 720 {
-		t.Fatalf("replay with a Siena list: %+v", rep)
+	if rep.Seizures != 2 || rep.Labels != list || rep.Duration != 720 || strings.Contains(stderr.String(), "disagree") {
+		t.Fatalf("replay with a Siena list: %+v\n%s", rep, stderr.String())
 	}
 	// Seizure 3 ends after its registration: refused, naming the line.
 	other := filepath.Join(dir, "PN99-2.edf")
@@ -108,6 +111,14 @@ func TestReplaySienaLabels(t *testing.T) {
 	stderr.Reset()
 	if code := run([]string{"replay", "-labels", list, other}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "Seizures-list-PN99.txt:22: seizure 3 of PN99-2.edf, 23.58.00–00.10.00, does not lie within its registration") {
 		t.Errorf("a seizure outside its registration: %d %s", code, stderr.String())
+	}
+	// PN99-4's list says 23:55:00, its header 08:00:00: replayed, with a warning.
+	late := filepath.Join(dir, "PN99-4.edf")
+	os.Link(rec, late)
+	stderr.Reset()
+	stdout.Reset()
+	if code := run([]string{"replay", "-learn", "off", "-labels", list, late}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "disagree on when it starts") || !strings.Contains(stderr.String(), "header_minus_list=8h5m0s") {
+		t.Errorf("a recording whose header and list disagree: %d %s", code, stderr.String())
 	}
 	unlisted := filepath.Join(dir, "PN99-3.edf")
 	os.Link(rec, unlisted)

@@ -55,7 +55,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			r.Close()
 			return err
 		}
-		src, err := labelsFor(r, path, *labels)
+		src, err := labelsFor(r, path, *labels, log)
 		if err != nil {
 			r.Close()
 			return err

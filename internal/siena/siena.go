@@ -7,7 +7,8 @@
 //
 // Offsets into a recording are counted from its registration start; a
 // time of day earlier than the registration start is on the next day
-// (recordings run past midnight). A seizure that does not lie within its
+// (recordings run past midnight). Mismatch tells a caller when the
+// recording's own header starts at another time of day. A seizure that does not lie within its
 // registration is kept in the list, but the recording's intervals are
 // refused, naming the line: the real PN00 list has a seizure ending at
 // 19.29.29 in a registration that ends at 18.57.13 (most likely 18.29.29
@@ -325,6 +326,38 @@ func (l *List) Intervals(path string) ([]acquire.Interval, error) {
 		return nil, fmt.Errorf("siena: %s: %s: %w", l.Name, base, ErrNotListed)
 	}
 	return out, nil
+}
+
+// Registration returns the registration start and end the list gives the
+// recording at path (found by its base name), as times of day; ok is
+// false when the list does not name it.
+func (l *List) Registration(path string) (start, end time.Duration, ok bool) {
+	base := filepath.Base(path)
+	for _, s := range l.Seizures {
+		if strings.EqualFold(s.File, base) {
+			return s.RegStart, s.RegEnd, true
+		}
+	}
+	return 0, 0, false
+}
+
+// Mismatch compares the start of a recording, as its own header gives it,
+// with its registration start in the list, time of day against time of day
+// (the lists give no date), and returns the difference when it exceeds a
+// second, 0 otherwise. Offsets are counted from the list's time, so a
+// difference shifts every seizure by as much.
+func Mismatch(recordingStart time.Time, registration time.Duration) time.Duration {
+	h, m, sec := recordingStart.Clock()
+	tod := time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec)*time.Second +
+		time.Duration(recordingStart.Nanosecond())
+	d := since(registration, tod)
+	if d > day/2 {
+		d -= day
+	}
+	if d > -time.Second && d < time.Second {
+		return 0
+	}
+	return d
 }
 
 // hms writes a time of day as the lists do.

@@ -162,3 +162,31 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestMismatch(t *testing.T) {
+	day0 := time.Date(2020, 5, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		header time.Time
+		reg    time.Duration
+		want   time.Duration
+	}{
+		{day0.Add(hmsDur(19, 39, 33)), hmsDur(19, 39, 33), 0},
+		{day0.Add(hmsDur(19, 39, 33) + 500*time.Millisecond), hmsDur(19, 39, 33), 0},
+		{day0.Add(hmsDur(19, 39, 35)), hmsDur(19, 39, 33), 2 * time.Second},
+		{day0.Add(hmsDur(19, 39, 31)), hmsDur(19, 39, 33), -2 * time.Second},
+		{day0.Add(hmsDur(0, 0, 1)), hmsDur(23, 59, 59), 2 * time.Second}, // across midnight
+		{day0.Add(hmsDur(23, 59, 59)), hmsDur(0, 0, 1), -2 * time.Second},
+		{day0.Add(hmsDur(8, 0, 0)), hmsDur(23, 55, 0), hmsDur(8, 5, 0)},
+	} {
+		if got := Mismatch(tt.header, tt.reg); got != tt.want {
+			t.Errorf("header %s, list %s: %v, want %v", tt.header.Format("15:04:05.000"), hms(tt.reg), got, tt.want)
+		}
+	}
+	l := realList(t, "PN16")
+	if s, e, ok := l.Registration("PN16-2.edf"); !ok || s != hmsDur(0, 53, 55) || e != hmsDur(3, 28, 52) {
+		t.Errorf("PN16-2's registration %v–%v, %v", s, e, ok)
+	}
+	if _, _, ok := l.Registration("PN16-9.edf"); ok {
+		t.Error("a recording the list does not name has a registration")
+	}
+}
