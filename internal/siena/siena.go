@@ -183,17 +183,21 @@ func (p *parser) header(t string) error {
 	if err := p.endSeizure(); err != nil {
 		return err
 	}
-	rest := strings.TrimSpace(t[len("seizure n"):])
-	rest = strings.TrimSpace(strings.TrimSuffix(rest, ":"))
+	const head = "seizure n"
+	folded := strings.Join(strings.Fields(t), " ") // "Seizure  n 1" too
+	if len(folded) < len(head) || !strings.EqualFold(folded[:len(head)], head) {
+		return p.errf("seizure header %q: want \"Seizure n N\"", cut(t))
+	}
+	rest := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(folded[len(head):]), ":"))
 	num, note, _ := strings.Cut(rest, " ")
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 1 || n > 100000 {
 		return p.errf("seizure header %q: want \"Seizure n N\"", cut(t))
 	}
-	note = strings.TrimSpace(note)
-	if note != "" {
-		inner, ok := strings.CutPrefix(note, "(")
-		if inner, ok = strings.CutSuffix(inner, ")"); !ok {
+	if note = strings.TrimSpace(note); note != "" {
+		inner, open := strings.CutPrefix(note, "(")
+		inner, shut := strings.CutSuffix(inner, ")")
+		if !open || !shut {
 			return p.errf("seizure header %q: want a note in parentheses", cut(t))
 		}
 		note = strings.TrimSpace(inner)

@@ -79,9 +79,12 @@ const good = "PN99\nData Sampling Rate: 512 Hz\nChannels in EDF files:\nChannel 
 func TestMidnightAndSeveralSeizures(t *testing.T) {
 	l, err := Parse(strings.NewReader(good+
 		"Seizure n 1\nFile name: PN99-1.edf\nRegistration start time: 23.30.00\nRegistration end time: 01.30.00\nSeizure start time: 23.50.00\nSeizure end time: 23.51.00\n"+
-		"Seizure n 2:\nFile name: PN99-1.edf\nRegistration start time: 23:30:00\nRegistration end time: 01:30:00\nStart time: 00:10:00\nEnd time: 00:11:30\n"), "t.txt")
+		"Seizure  n  2 :\nFile name: PN99-1.edf\nRegistration start time: 23:30:00\nRegistration end time: 01:30:00\nStart time: 00:10:00\nEnd time: 00:11:30\n"), "t.txt")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s := l.Seizures[1]; s.N != 2 || s.Note != "" {
+		t.Errorf("seizure 2: %+v", s)
 	}
 	iv, err := l.Intervals("PN99-1.edf")
 	if err != nil || len(iv) != 2 || iv[0].Start != 20*time.Minute || iv[1].Start != 40*time.Minute || iv[1].End != 41*time.Minute+30*time.Second {
@@ -107,6 +110,8 @@ func TestParseErrorsNameLine(t *testing.T) {
 		{"key twice", good + seizure + "Seizure end time: 10.12.00\n", "t.txt:13: \"seizure end time\" given twice for seizure 1"},
 		{"not an edf", good + strings.Replace(seizure, "PN99-1.edf", "../x", 1), "t.txt:8: file name \"../x\" is not an .edf name"},
 		{"bad header", good + "Seizure n one\n", "t.txt:7: seizure header \"Seizure n one\""},
+		{"half a note", good + "Seizure n 1 in sleep)\n", "t.txt:7: seizure header \"Seizure n 1 in sleep)\": want a note in parentheses"},
+		{"unclosed note", good + "Seizure n 1 (in sleep\n", "want a note in parentheses"},
 		{"long line", good + strings.Repeat("x", maxLine+1) + "\n", "t.txt:7: bufio.Scanner: token too long"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
