@@ -107,10 +107,11 @@ func Parse(r io.Reader, name string) (*List, error) {
 }
 
 type parser struct {
-	l    *List
-	line int
-	cur  *Seizure
-	seen map[string]bool // keys of the current seizure
+	l      *List
+	line   int
+	cur    *Seizure
+	seen   map[string]bool // keys of the current seizure
+	lineOf map[int]int     // line of each seizure number's header
 }
 
 func (p *parser) errf(format string, a ...any) error {
@@ -202,11 +203,13 @@ func (p *parser) header(t string) error {
 		}
 		note = strings.TrimSpace(inner)
 	}
-	for _, s := range p.l.Seizures {
-		if s.N == n {
-			return p.errf("seizure %d listed twice (first at line %d)", n, s.Line)
-		}
+	if first, ok := p.lineOf[n]; ok {
+		return p.errf("seizure %d listed twice (first at line %d)", n, first)
 	}
+	if p.lineOf == nil {
+		p.lineOf = map[int]int{}
+	}
+	p.lineOf[n] = p.line
 	p.cur, p.seen = &Seizure{N: n, Note: note, Line: p.line}, map[string]bool{}
 	return nil
 }
@@ -273,7 +276,7 @@ func clock(s string) (time.Duration, error) {
 	var v [3]int
 	for i, part := range parts {
 		n, err := strconv.Atoi(part)
-		if err != nil || n < 0 || len(part) > 2 {
+		if err != nil || len(part) > 2 || strings.Trim(part, "0123456789") != "" {
 			return 0, errors.New("want hh.mm.ss")
 		}
 		v[i] = n

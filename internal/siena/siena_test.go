@@ -105,6 +105,7 @@ func TestParseErrorsNameLine(t *testing.T) {
 		{"time outside a seizure", good + "File name: PN99-1.edf\n", "t.txt:7: \"file name\" outside a seizure"},
 		{"incomplete seizure", good + "Seizure n 1\nFile name: PN99-1.edf\nRegistration start time: 10.00.00\n", "t.txt:7: seizure 1 has no registration end time"},
 		{"bad time", good + strings.Replace(seizure, "10.10.00", "10.70.00", 1), "t.txt:11: seizure start time \"10.70.00\": not a time of day"},
+		{"signed time", good + strings.Replace(seizure, "10.10.00", "+1.10.00", 1), "t.txt:11: seizure start time \"+1.10.00\": want hh.mm.ss"},
 		{"time with a date", good + strings.Replace(seizure, "10.10.00", "2020.10.10.00", 1), "want hh.mm.ss"},
 		{"twice", good + seizure + strings.Replace(seizure, "PN99-1", "PN99-2", 1), "t.txt:13: seizure 1 listed twice (first at line 7)"},
 		{"key twice", good + seizure + "Seizure end time: 10.12.00\n", "t.txt:13: \"seizure end time\" given twice for seizure 1"},
