@@ -229,6 +229,11 @@ func TestBrowserTileHoldsBriefArtifacts(t *testing.T) {
 	login(t, alice, b.url, "alice")
 	tile := `.tile[data-bed="bed-3"]`
 	do(t, alice, "bed-3 online", chromedp.WaitVisible(chromedp.CSS(tile+".st-online")))
+	// The page's own clock would also end a hold after 5 s; made long here,
+	// so that only the scores' times count however slowly this machine runs.
+	if _, err := chromedp.Run(alice, chromedp.Evaluate[int]("window.__board.artifactHoldWall = 3600000")); err != nil {
+		t.Fatal(err)
+	}
 
 	eye := alert.Status{State: alert.StateArtifact, Since: t1, Reason: "eye on Fp1", Artifact: "eye", Channels: []string{"Fp1"}}
 	status(eye) // a blink: 3 s, then online again
@@ -251,4 +256,13 @@ func TestBrowserTileHoldsBriefArtifacts(t *testing.T) {
 	if strings.Join(shown, "|") != strings.Join(want, "|") {
 		t.Errorf("tile states drawn:\n%q\nwant\n%q", shown, want)
 	}
+
+	// Without scores (mqtt.scores off), the page's clock ends the hold.
+	if _, err := chromedp.Run(alice, chromedp.Evaluate[int]("window.__board.artifactHoldWall = 50")); err != nil {
+		t.Fatal(err)
+	}
+	status(alert.Status{State: alert.StateOnline, Since: now.Add(-5 * time.Second)})
+	do(t, alice, "online again", chromedp.WaitVisible(chromedp.CSS(tile+".st-online")))
+	status(alert.Status{State: alert.StateArtifact, Since: now, Reason: "electrode on C3", Artifact: "electrode", Channels: []string{"C3"}})
+	do(t, alice, "an artifact shown without scores", chromedp.WaitVisible(chromedp.CSS(tile+".st-artifact")))
 }

@@ -6,7 +6,8 @@
 (() => {
   const S = { site: "", user: "", csrf: "", connected: false, beds: new Map(), alerts: new Map(), evidence: new Map() };
   // Test and measurement hooks: when each alert reached the page (Date.now()).
-  window.__board = { received: {}, events: 0, shown: [] }; // shown: each tile state drawn, "bed state since"
+  // shown: each tile state drawn, "bed state since"; artifactHoldWall: see setStatus.
+  window.__board = { received: {}, events: 0, shown: [], artifactHoldWall: 5000 };
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
   const hms = (t) => t ? new Date(t).toLocaleTimeString([], { hour12: false }) : "–";
@@ -62,24 +63,31 @@
   // Artifacts (blinks, movement, muscle) come and go every few seconds in
   // an awake patient: a tile that showed each at once would flicker, and
   // its "online since" would restart with every blink. A bed shown online
-  // therefore shows an artifact only once it has lasted ARTIFACT_HOLD of
-  // the bed's own signal time (the clock of its scores); one that ends
-  // sooner leaves the tile as it was. Every other change shows at once.
+  // therefore shows an artifact only once it has lasted ARTIFACT_HOLD: of
+  // the bed's own signal time, by the clock of its scores (a recording
+  // replayed faster than real time), or of this page's clock
+  // (window.__board.artifactHoldWall; the monitor publishes scores only
+  // with mqtt.scores on). One that ends sooner leaves the tile as it was.
+  // Every other change shows at once.
   const ARTIFACT_HOLD = 5000;
   function setStatus(b, st) {
     b.status = st;
     const shown = b.shown || {};
     if (st.state === "artifact" && st.artifact !== "settling" && (shown.state === "online" || b.pending)) {
-      b.pending = { since: b.pending ? b.pending.since : parse(st.since) };
+      if (!b.pending) {
+        const p = b.pending = { since: parse(st.since) };
+        setTimeout(() => { if (b.pending === p) showPending(b); }, window.__board.artifactHoldWall);
+      }
       return;
     }
     if (st.state === "online" && b.pending) { b.pending = null; return; }
     b.pending = null; b.shown = st; drawBed(b);
   }
+  function showPending(b) { b.pending = null; b.shown = b.status; drawBed(b); }
   // heldArtifact shows a bed's pending artifact once it has lasted
   // ARTIFACT_HOLD by the score of time t.
   function heldArtifact(b, t) {
-    if (b.pending && t - b.pending.since >= ARTIFACT_HOLD) { b.pending = null; b.shown = b.status; drawBed(b); }
+    if (b.pending && t - b.pending.since >= ARTIFACT_HOLD) showPending(b);
   }
   function drawBed(b) {
     const t = tile(b), st = b.shown || b.status || {};
