@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"time"
 
+	"github.com/ictal/ictal/acquire/edf"
 	"github.com/ictal/ictal/internal/chbmit"
 	"github.com/ictal/ictal/internal/siena"
 )
@@ -24,6 +27,7 @@ func runSiena(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	warnStarts(ps, warnLogger(stderr))
 	return leaveOneOut(ps, &a.mf, a.workers, a.text, stdout, stderr)
 }
 
@@ -60,7 +64,12 @@ func sienaPatients(dir string, names []string) ([]chbmit.Patient, error) {
 			if err != nil {
 				return nil, err
 			}
-			f := chbmit.File{Name: s.File, Channels: labels, Line: s.Line}
+			// Start and End: the registration's times of day (End past
+			// 24 h when it runs past midnight), as chbmit.File holds them.
+			f := chbmit.File{Name: s.File, Channels: labels, Line: s.Line, HasTimes: true, Start: s.RegStart, End: s.RegEnd}
+			if f.End < f.Start {
+				f.End += 24 * time.Hour
+			}
 			for _, v := range iv {
 				f.Seizures = append(f.Seizures, chbmit.Seizure{Start: v.Start, End: v.End})
 			}
@@ -69,4 +78,26 @@ func sienaPatients(dir string, names []string) ([]chbmit.Patient, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// warnStarts logs each recording whose EDF header starts at another time
+// of day than its list's registration (by more than a second): the list's
+// times count from the registration, so its seizures are shifted by as
+// much. A recording that cannot be opened is left to the protocol's own
+// checks, which name it.
+func warnStarts(ps []chbmit.Patient, log *slog.Logger) {
+	for _, p := range ps {
+		for _, f := range p.Summary.Files {
+			r, err := edf.Open(p.Path(f))
+			if err != nil {
+				continue
+			}
+			start := r.Header().Start
+			r.Close()
+			if d := siena.Mismatch(start, f.Start); d != 0 && !start.IsZero() {
+				log.Warn("the recording's header and its seizure list disagree on when it starts; seizures are placed from the list's time",
+					slog.String("file", p.Path(f)), slog.String("header", start.Format("15:04:05")), slog.String("list", p.List), slog.Duration("header_minus_list", d))
+			}
+		}
+	}
 }

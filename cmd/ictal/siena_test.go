@@ -25,7 +25,7 @@ var sienaTree = map[string][]struct {
 		{"PN01-3.edf", 23*time.Hour + 58*time.Minute, []time.Duration{150 * time.Second}},
 	},
 	"PN02": {
-		{"PN02-1.edf", 10 * time.Hour, []time.Duration{60 * time.Second}},
+		{"PN02-1.edf", 8 * time.Hour, []time.Duration{60 * time.Second}}, // as the synthetic header says
 		{"PN02-2.edf", 11 * time.Hour, []time.Duration{130 * time.Second}},
 	},
 }
@@ -93,6 +93,14 @@ func TestSienaLeaveOneRecordOut(t *testing.T) {
 	for _, p := range out.patients {
 		if strings.Join(p.Channels, ",") != "Fp1,F3,C3,P3" {
 			t.Errorf("%s: channels %v, want the list's EEG channels", p.Patient, p.Channels)
+		}
+	}
+	// The synthetic records' headers start at 08:00:00: every other
+	// registration time is warned about, once per record.
+	for _, f := range []string{"PN01-1.edf", "PN01-2.edf", "PN01-3.edf", "PN02-1.edf", "PN02-2.edf"} {
+		n := strings.Count(stderr, f+" header=08:00:00")
+		if want := map[bool]int{true: 0, false: 1}[f == "PN02-1.edf"]; n != want {
+			t.Errorf("%s: %d warnings of a start that disagrees with the list, want %d:\n%s", f, n, want, stderr)
 		}
 	}
 
