@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/acquire/recording"
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/internal/datadir"
@@ -15,6 +16,19 @@ import (
 // cytonMontage is the 10-20 placement OpenBCI's Cyton guide gives for its
 // eight inputs; the recording's file does not name its electrodes.
 var cytonMontage = []string{"Fp1", "Fp2", "C3", "C4", "P7", "P8", "O1", "O2"}
+
+// openCyton opens the real OpenBCI recording with cytonMontage's labels,
+// closed when the test ends.
+func openCyton(t *testing.T) acquire.Source {
+	t.Helper()
+	path := datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+	src, _, err := recording.Open(path, &recording.Opts{Labels: cytonMontage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return src
+}
 
 // TestArtifactsOnRealCyton replays the real OpenBCI recording (a healthy
 // person blinking, clenching the jaw and closing the eyes) and checks
@@ -26,12 +40,7 @@ var cytonMontage = []string{"Fp1", "Fp2", "C3", "C4", "P7", "P8", "O1", "O2"}
 // blinks: δ+θ power 8–22 dB over background at Fp1/Fp2, and at 6–8 s,
 // before any background, 12–18 dB over the non-frontal channels').
 func TestArtifactsOnRealCyton(t *testing.T) {
-	path := datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
-	src, _, err := recording.Open(path, &recording.Opts{Labels: cytonMontage})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	src := openCyton(t)
 	sink := &collect{}
 	p := newPipeline(t, src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{})
 	runAll(t, p)
@@ -114,12 +123,7 @@ func TestArtifactsOnRealCyton(t *testing.T) {
 // and jaw clenches, 27 changes of state in 88 s) the info log carries no
 // state line, the debug log one per published change.
 func TestArtifactStatesLoggedAtDebug(t *testing.T) {
-	path := datadir.Path(t, "data", "eeg", "openbci", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
-	src, _, err := recording.Open(path, &recording.Opts{Labels: cytonMontage})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	src := openCyton(t)
 	var log bytes.Buffer
 	sink := &collect{}
 	p, err := New(src, defaultFeatures, newModel(t, src, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink},
