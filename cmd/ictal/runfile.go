@@ -189,13 +189,8 @@ func labelsFor(r recording.Recording, path, list string, log *slog.Logger) (labe
 		if err != nil {
 			return nil, fmt.Errorf("-labels: %w", err)
 		}
-		if reg, _, _ := l.Registration(path); !r.Info().Start.IsZero() {
-			if d := siena.Mismatch(r.Info().Start, reg); d != 0 {
-				log.Warn("-labels: the recording's header and its seizure list disagree on when it starts; seizures are placed from the list's time",
-					slog.String("file", filepath.Base(path)), slog.String("header", r.Info().Start.Format("15:04:05")),
-					slog.String("list", list), slog.Duration("header_minus_list", d))
-			}
-		}
+		reg, _, _ := l.Registration(path)
+		warnStart(log, filepath.Base(path), list, r.Info().Start, reg)
 		return withLabels{Source: r, iv: iv}, nil
 	}
 	s, err := chbmit.Parse(bytes.NewReader(b), filepath.Base(list))

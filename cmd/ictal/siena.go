@@ -92,12 +92,17 @@ func warnStarts(ps []chbmit.Patient, log *slog.Logger) {
 			if err != nil {
 				continue
 			}
-			start := r.Header().Start
+			warnStart(log, p.Path(f), p.List, r.Header().Start, f.Start)
 			r.Close()
-			if d := siena.Mismatch(start, f.Start); d != 0 && !start.IsZero() {
-				log.Warn("the recording's header and its seizure list disagree on when it starts; seizures are placed from the list's time",
-					slog.String("file", p.Path(f)), slog.String("header", start.Format("15:04:05")), slog.String("list", p.List), slog.Duration("header_minus_list", d))
-			}
 		}
+	}
+}
+
+// warnStart logs a recording whose header starts (header; zero: not
+// known) more than a second away from its list's registration start.
+func warnStart(log *slog.Logger, file, list string, header time.Time, registration time.Duration) {
+	if d := siena.Mismatch(header, registration); d != 0 && !header.IsZero() {
+		log.Warn("the recording's header and its seizure list disagree on when it starts; seizures are placed from the list's time",
+			slog.String("file", file), slog.String("header", header.Format("15:04:05")), slog.String("list", list), slog.Duration("header_minus_list", d))
 	}
 }

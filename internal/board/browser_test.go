@@ -190,7 +190,7 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 
 	// A second alert, silenced with Acknowledge before any verdict; bob,
 	// logged in later, sees the first one already acknowledged.
-	e2 := testEvent("bed-3", time.Now())
+	e2 := testEvent("bed-3", now.Add(time.Minute))
 	publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e2))
 	card2 := fmt.Sprintf(`.alert[data-id=%q]`, e2.ID)
 	bob := newBrowser(t, "bob").ctx
@@ -216,7 +216,7 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 // after the last one is visible, so the result does not depend on timing.
 func TestBrowserTileHoldsBriefArtifacts(t *testing.T) {
 	b, daemon, _ := startWithDaemon(t)
-	now := time.Now().UTC().Truncate(time.Second)
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) // the bed's signal time; the page's clock plays no part
 	status := func(st alert.Status) { publish(t, daemon, topic("bed-3", "status"), true, alert.AppendStatus(nil, st)) }
 	scores := func(from time.Time, n int) {
 		for i := range n {
