@@ -359,6 +359,12 @@ const MaxMargin = 1000
 // the plain mean. It allocates nothing and does not change the model
 // (beyond the caches Score also refreshes).
 func (e *ensemble) Margin(x []float64) (float64, error) {
+	return e.margin(x, 0)
+}
+
+// margin is Margin, or CensoredMargin with censoring bound c when c > 0
+// (the members are then naive Bayes: CensoredMargin checked).
+func (e *ensemble) margin(x []float64, c float64) (float64, error) {
 	if err := checkInput(x, e.cfg.Features); err != nil {
 		return 0, err
 	}
@@ -368,7 +374,13 @@ func (e *ensemble) Margin(x []float64) (float64, error) {
 		e.voteWeights()
 	}
 	for m := range e.members {
-		l := min(max(e.members[m].h.logOdds(x), -MaxMargin), MaxMargin)
+		var l float64
+		if c > 0 {
+			l = e.members[m].h.(*nb).censoredLogOdds(x, c)
+		} else {
+			l = e.members[m].h.logOdds(x)
+		}
+		l = min(max(l, -MaxMargin), MaxMargin)
 		plain += l
 		if boosting {
 			a := e.alpha[m]

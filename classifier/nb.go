@@ -115,6 +115,11 @@ type nb struct {
 
 	c0   float64 // cache: constant()
 	c0ok bool    // c0 is current
+	// cache for censoredLogOdds (censor.go), current while censorOK: the
+	// prior's log W+ − log W− and each feature's ½ log(u−j/u+j)
+	logPrior float64
+	logScale []float64
+	censorOK bool
 	// cache for predict while !c0ok: c0's terms besides log r
 	// (constantRest), their sum and the sum of their magnitudes
 	rest, restAbs float64
@@ -124,8 +129,8 @@ type nb struct {
 // newNB returns an untrained naive Bayes learner for d features with
 // forgetting factor beta in (0, 1].
 func newNB(d int, beta float64) *nb {
-	buf := make([]float64, 6*d)
-	n := &nb{d: d, beta: beta}
+	buf := make([]float64, 7*d)
+	n := &nb{d: d, beta: beta, logScale: buf[6*d : 7*d : 7*d]}
 	for c := range 2 {
 		k := 3 * c * d
 		n.mu[c] = buf[k : k+d : k+d]
@@ -161,6 +166,7 @@ func (n *nb) learn(x []float64, positive bool, w float64) {
 	n.dirty[c] = true
 	n.c0ok = false
 	n.restOK = false
+	n.censorOK = false
 }
 
 // nbLearnStepGo is learn's pass over the features of a class that has
@@ -478,6 +484,7 @@ func (n *nb) decodeState(d *decoder) error {
 	n.sready = [2]bool{}
 	n.c0ok = false
 	n.restOK = false
+	n.censorOK = false
 	return d.err
 }
 
@@ -493,4 +500,5 @@ func (n *nb) reset() {
 	}
 	n.c0ok = false
 	n.restOK = false
+	n.censorOK = false
 }
