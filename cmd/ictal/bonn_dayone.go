@@ -29,6 +29,21 @@ type dayOneReport struct {
 	OtherSegments   int     `json:"other_segments"`
 	Slope           float64 `json:"slope"`
 	Intercept       float64 `json:"intercept"`
+	Censor          float64 `json:"censor"` // the chosen bound (0: none)
+	// Censors: what every bound tried did out of fold.
+	Censors []censorReport `json:"censors"`
+}
+
+// censorReport is one bound's out-of-fold result in dayOneReport.
+type censorReport struct {
+	Censor          float64 `json:"censor"`
+	OOFWindowAUC    float64 `json:"oof_window_auc"`
+	OOFSegmentAUC   float64 `json:"oof_segment_auc"`
+	Threshold       float64 `json:"threshold"`
+	K               int     `json:"k"`
+	N               int     `json:"n"`
+	RuleSensitivity float64 `json:"rule_sensitivity"`
+	RuleFalseAlarms int     `json:"rule_false_alarm_segments"`
 }
 
 // writeDayOne builds the generic per-channel model from the Bonn segments
@@ -54,10 +69,16 @@ func writeDayOne(data, path, half, task string, mf *modelFlags, stdout io.Writer
 	if err := modelfile.WriteFile(path, meta, d.Model); err != nil {
 		return err
 	}
-	return json.NewEncoder(stdout).Encode(dayOneReport{Type: "day-one", File: path, Half: half, Segments: n,
+	r := dayOneReport{Type: "day-one", File: path, Half: half, Segments: n,
 		Windows: d.Windows, SeizureWindows: d.Positives, OOFWindowAUC: d.OOFWindowAUC, OOFSegmentAUC: d.OOFSegmentAUC,
 		Threshold: d.Rule.Threshold, K: d.Rule.K, N: d.Rule.N, RuleSensitivity: d.RuleSensitivity,
-		RuleFalseAlarms: d.RuleFalseAlarms, PredictedFA: d.PredictedFAPerDay, OtherSegments: d.Negatives, Slope: d.Scoring.Slope, Intercept: d.Scoring.Intercept})
+		RuleFalseAlarms: d.RuleFalseAlarms, PredictedFA: d.PredictedFAPerDay, OtherSegments: d.Negatives,
+		Slope: d.Scoring.Slope, Intercept: d.Scoring.Intercept, Censor: d.Scoring.Censor}
+	for _, c := range d.Censors {
+		r.Censors = append(r.Censors, censorReport{Censor: c.Censor, OOFWindowAUC: c.OOFWindowAUC, OOFSegmentAUC: c.OOFSegmentAUC,
+			Threshold: c.Rule.Threshold, K: c.Rule.K, N: c.Rule.N, RuleSensitivity: c.RuleSensitivity, RuleFalseAlarms: c.RuleFalseAlarms})
+	}
+	return json.NewEncoder(stdout).Encode(r)
 }
 
 // buildDayOne builds the day-one model (recipe.Build) from the Bonn
@@ -68,6 +89,12 @@ func buildDayOne(data, half string, sets []string, mf *modelFlags, seed uint64) 
 	if err != nil {
 		return modelfile.Meta{}, nil, 0, err
 	}
-	meta, d, err := recipe.Build(segs, half, mf.features(), mf.classifierConfig(0), seed)
+	var censors []float64
+	if mf.censors != "" {
+		if censors, err = recipe.ParseCensors(mf.censors); err != nil {
+			return modelfile.Meta{}, nil, 0, fmt.Errorf("-censors: %w", err)
+		}
+	}
+	meta, d, err := recipe.Build(segs, half, mf.features(), mf.classifierConfig(0), seed, censors)
 	return meta, d, len(segs), err
 }

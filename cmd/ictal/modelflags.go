@@ -32,6 +32,7 @@ type modelFlags struct {
 	artifacts       bool
 	from            string // train, chbmit: the model training starts from
 	learnAgreed     bool   // feedback-eval: pipeline.Learning.LearnAgreed
+	censors         string // bonn: the censoring bounds a day-one model is chosen from (recipe.ParseCensors; "": the default)
 }
 
 // addFrom registers -from, the model training starts from (train and

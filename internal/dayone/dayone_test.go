@@ -21,7 +21,7 @@ func TestRebuildsByteForByte(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta, d, err := recipe.Build(segs, "", features.Config{}, classifier.Config{}, dayone.Seed)
+	meta, d, err := recipe.Build(segs, "", features.Config{}, classifier.Config{}, dayone.Seed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,9 +91,10 @@ func TestCheckpointHook(t *testing.T) {
 // and every step extract, score, decide, learn, emit — allocates nothing,
 // with a model of the whole vector and with one model grading every
 // channel against its baseline (normalise, grade, smooth, calibrate,
-// update the baseline, learn per channel).
+// update the baseline, learn per channel), its evidence censored or not.
 func TestSteadyStateAllocs(t *testing.T) {
-	for _, perChannel := range []bool{false, true} {
+	for _, censor := range []float64{-1, 0, 1} { // -1: the whole vector
+		perChannel := censor >= 0
 		for _, mode := range []string{LearnAnnotations, LearnFeedback} {
 			src := newPatient(t, 8, 30*time.Minute, 0, 5)
 			sink := &countingSink{}
@@ -101,14 +102,14 @@ func TestSteadyStateAllocs(t *testing.T) {
 			cfg := Config{Learning: Learning{Mode: mode, Buffer: 2 * time.Minute, NegativeHorizon: time.Minute}}
 			model := newModel(t, src, defaultFeatures, "UOB")
 			if perChannel {
-				cfg.Scoring = Scoring{PerChannel: true, Population: unitPopulation()}
+				cfg.Scoring = Scoring{PerChannel: true, Population: unitPopulation(), Censor: censor}
 				model = channelModel(t)
 			}
 			p := newPipeline(t, src, defaultFeatures, model, cfg, []alertSink{sink}, Hooks{Window: func(s Stats) { last = s }})
 			p.wall0 = time.Unix(0, 0)
 			p.lastCkpt = p.now()
 			if allocs := allocsPerWindow(t, p); allocs != 0 {
-				t.Errorf("per channel %v, %s: %v allocations per window of 256 frames", perChannel, mode, allocs)
+				t.Errorf("per channel %v (censor %v), %s: %v allocations per window of 256 frames", perChannel, censor, mode, allocs)
 			}
 			if sink.scores == 0 || last.Windows == 0 {
 				t.Fatal("no window processed")

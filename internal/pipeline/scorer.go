@@ -23,8 +23,9 @@ import (
 //     seizure events);
 //  2. one model, whose dimension is the features per channel, grades
 //     every channel (classifier.Grader's margin: the members' mean
-//     log-odds), so one model serves any montage, and a model trained on
-//     one channel applies to 23;
+//     log-odds; with Censor, classifier.CensoredGrader's, every feature's
+//     evidence bounded by Censor nats), so one model serves any montage,
+//     and a model trained on one channel applies to 23;
 //  3. the window's margin is the mean of its TopK highest channel
 //     margins, averaged over the last Smooth windows (the current one
 //     included), and its score the calibrated probability
@@ -41,6 +42,10 @@ type Scoring struct {
 	Smooth     int                  `json:"smooth,omitempty"` // default 3
 	Slope      float64              `json:"slope,omitempty"`  // default 1
 	Intercept  float64              `json:"intercept,omitempty"`
+	// Censor bounds each feature's log-likelihood ratio in a channel's
+	// margin, in nats (classifier.CensoredGrader: a model of naive-Bayes
+	// members); 0, the default, leaves the evidence unbounded (Grader).
+	Censor float64 `json:"censor,omitempty"`
 	// Baseline restores the patient's statistics saved in a checkpoint
 	// (Pipeline.Baseline); nil, or a state of other channels (another
 	// montage: the labels differ), starts from Population.
@@ -81,6 +86,8 @@ func (s Scoring) withDefaults() (Scoring, error) {
 		return s, &ConfigError{"scoring.slope", s.Slope, "want a finite positive number"}
 	case math.IsNaN(s.Intercept) || math.IsInf(s.Intercept, 0):
 		return s, &ConfigError{"scoring.intercept", s.Intercept, "want a finite number"}
+	case !(s.Censor >= 0) || math.IsInf(s.Censor, 1):
+		return s, &ConfigError{"scoring.censor", s.Censor, "want 0 (none) or a finite positive bound in nats"}
 	case s.Population == nil:
 		return s, &ConfigError{"scoring.population", nil, "per-channel scoring needs the population's feature statistics (a per-channel model file carries them)"}
 	}
@@ -120,8 +127,9 @@ func (s Scoring) Check(feats []features.Feature) error {
 type scorer struct {
 	cfg    Scoring
 	model  classifier.Model
-	grade  classifier.Grader // per-channel mode
-	ch, f  int               // channels, features per channel
+	grade  classifier.Grader         // per-channel mode
+	censor classifier.CensoredGrader // per-channel mode with Scoring.Censor
+	ch, f  int                       // channels, features per channel
 	base   *features.Baseline
 	z      []float64 // the window normalised, ch × f (per-channel mode)
 	marg   []float64 // per channel
@@ -150,6 +158,16 @@ func newScorer(cfg Scoring, model classifier.Model, ext *features.Extractor, lab
 	}
 	if got := model.Config().Features; got != len(feats) {
 		return nil, fmt.Errorf("%w: the per-channel model takes %d features, a channel has %d", ErrConfig, got, len(feats))
+	}
+	if cfg.Censor > 0 {
+		c, ok := model.(classifier.CensoredGrader)
+		if !ok {
+			return nil, fmt.Errorf("%w: scoring.censor %v needs a model that censors (classifier.CensoredGrader)", ErrConfig, cfg.Censor)
+		}
+		if _, err := c.CensoredMargin(make([]float64, len(feats)), cfg.Censor); err != nil {
+			return nil, fmt.Errorf("%w: scoring.censor %v: %v", ErrConfig, cfg.Censor, err)
+		}
+		s.censor = c
 	}
 	base, err := features.NewBaseline(channels, feats, *cfg.Population)
 	if err != nil {
@@ -206,11 +224,19 @@ func (s *scorer) calibrated(m float64) float64 {
 	return 1 / (1 + math.Exp(-(float64(s.cfg.Slope*m) + s.cfg.Intercept)))
 }
 
+// margin grades one channel's normalised features.
+func (s *scorer) margin(z []float64) (float64, error) {
+	if s.censor != nil {
+		return s.censor.CensoredMargin(z, s.cfg.Censor)
+	}
+	return s.grade.Margin(z)
+}
+
 // margins grades every channel of the normalised window z and orders the
 // channels by margin (the first TopK exactly, by partial selection).
 func (s *scorer) margins(z []float64) error {
 	for c := range s.marg {
-		m, err := s.grade.Margin(z[c*s.f : (c+1)*s.f])
+		m, err := s.margin(z[c*s.f : (c+1)*s.f])
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"errors"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +31,75 @@ func channelModel(t testing.TB) classifier.Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// learnerModel is channelModel with another base learner.
+func learnerModel(t testing.TB, l classifier.LearnerName) classifier.Model {
+	t.Helper()
+	m, err := classifier.New(classifier.Config{Algorithm: classifier.UOB, Learner: l, Features: len(features.AllFeatures()), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// grading records which of the margins a scorer asks a model for.
+type grading struct {
+	classifier.Model
+	plain, censored int
+	bound           float64
+}
+
+func (g *grading) Margin(x []float64) (float64, error) {
+	g.plain++
+	return g.Model.(classifier.Grader).Margin(x)
+}
+
+func (g *grading) CensoredMargin(x []float64, c float64) (float64, error) {
+	g.censored++
+	g.bound = c
+	return g.Model.(classifier.CensoredGrader).CensoredMargin(x, c)
+}
+
+// TestCensoredScoring: with Scoring.Censor every channel of every window
+// is graded by the censored margin at that bound, and without it by the
+// plain one; the scores then differ.
+func TestCensoredScoring(t *testing.T) {
+	trained := channelModel(t)
+	train := newPatient(t, 4, 10*time.Minute, 3, 3)
+	runAll(t, newPipeline(t, train, defaultFeatures, trained, Config{Learning: Learning{Mode: LearnAnnotations},
+		Scoring: Scoring{PerChannel: true, Population: unitPopulation()}}, nil, Hooks{}))
+	var scores [2][]float64
+	for i, censor := range []float64{0, 0.5} {
+		m, err := trained.(classifier.Ensemble).Clone()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &grading{Model: m}
+		c := &collect{}
+		src := newPatient(t, 4, 5*time.Minute, 2, 9)
+		p := newPipeline(t, src, defaultFeatures, g, Config{Learning: Learning{Mode: LearnOff},
+			Scoring: Scoring{PerChannel: true, Population: unitPopulation(), Censor: censor}}, []alertSink{c}, Hooks{})
+		runAll(t, p)
+		usable := 0
+		for _, s := range c.scores {
+			if s.Usable {
+				usable++
+				scores[i] = append(scores[i], s.Score)
+			}
+		}
+		want := [2]int{4 * usable, 0}
+		if censor > 0 {
+			want = [2]int{0, 4*usable + 1} // and New's check that the model censors
+		}
+		if usable == 0 || g.plain != want[0] || g.censored != want[1] || censor > 0 && g.bound != censor {
+			t.Errorf("censor %v: %d plain and %d censored margins (bound %v) for %d usable windows of 4 channels, want %v",
+				censor, g.plain, g.censored, g.bound, usable, want)
+		}
+	}
+	if slices.Equal(scores[0], scores[1]) {
+		t.Error("the censored scores are the plain ones")
+	}
 }
 
 // counting counts what a model learns, by class and dimension.
@@ -136,6 +207,11 @@ func TestScoringConfigErrors(t *testing.T) {
 		"smooth too long": {Scoring{PerChannel: true, Population: unitPopulation(), Smooth: 1000}, defaultFeatures, channelModel(t)},
 		"bad baseline": {Scoring{PerChannel: true, Population: unitPopulation(),
 			Baseline: &features.BaselineState{Channels: 4, Labels: labels}}, defaultFeatures, channelModel(t)},
+		"negative censor":   {Scoring{PerChannel: true, Population: unitPopulation(), Censor: -1}, defaultFeatures, channelModel(t)},
+		"NaN censor":        {Scoring{PerChannel: true, Population: unitPopulation(), Censor: math.NaN()}, defaultFeatures, channelModel(t)},
+		"infinite censor":   {Scoring{PerChannel: true, Population: unitPopulation(), Censor: math.Inf(1)}, defaultFeatures, channelModel(t)},
+		"censored LDA":      {Scoring{PerChannel: true, Population: unitPopulation(), Censor: 1}, defaultFeatures, learnerModel(t, classifier.LearnerLDA)},
+		"grades, no censor": {Scoring{PerChannel: true, Population: unitPopulation(), Censor: 1}, defaultFeatures, &counting{Model: channelModel(t)}},
 	} {
 		if _, err := New(src, c.fcfg, c.model, Config{Learning: Learning{Mode: LearnOff}, Scoring: c.sc}, nil, Hooks{}, nil); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: %v, want an ErrConfig", name, err)

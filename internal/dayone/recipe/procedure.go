@@ -7,9 +7,11 @@
 package recipe
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ictal/ictal/alert"
@@ -34,6 +36,27 @@ type DayOneConfig struct {
 	// Sensitivity the decision rule must reach on the training segments
 	// (default 0.95).
 	Sensitivity float64
+	// Censors are the bounds on each feature's evidence the procedure
+	// chooses from (pipeline.Scoring.Censor, in nats; 0 for none), in
+	// the order of preference on a tie: nil means DefaultCensors.
+	Censors []float64
+}
+
+// DefaultCensors are the censoring bounds BuildDayOne tries, least
+// censoring first: none, then 8 nats halving down to ½ (a feature alone
+// then moves a channel's log-odds by at most a factor of e^½ ≈ 1.6).
+var DefaultCensors = []float64{0, 8, 4, 2, 1, 0.5}
+
+// CensorResult is what one censoring bound did on the training segments,
+// out of fold (see DayOne).
+type CensorResult struct {
+	Censor                      float64
+	OOFWindowAUC, OOFSegmentAUC float64
+	Rule                        alert.DetectorConfig
+	RuleSensitivity             float64
+	RuleFalseAlarms             int
+	ok                          bool // a rule reached the sensitivity
+	slope, intercept            float64
 }
 
 // DayOne is a generic model with everything the pipeline needs to use it
@@ -58,6 +81,9 @@ type DayOne struct {
 	PredictedFAPerDay float64
 	// Positives and Windows count the ictal and all training windows.
 	Positives, Windows int
+	// Censors holds, for every bound tried, what it did out of fold; the
+	// chosen one is Scoring.Censor, and the fields above are its.
+	Censors []CensorResult
 }
 
 // rules are the persistence rules the decision procedure tries (K of N
@@ -76,13 +102,22 @@ var rules = [][2]int{{1, 1}, {2, 2}, {2, 3}, {3, 3}, {3, 4}, {4, 4}, {4, 5}, {5,
 //     folds; a model learns the other folds' windows online, in a seeded
 //     random order, and grades the fold's windows; each window's margin is
 //     smoothed over the segment's previous windows as the pipeline does;
-//  3. calibration: a logistic regression of the class on the out-of-fold
-//     smoothed margin gives Slope and Intercept;
-//  4. the decision rule: every threshold (the calibrated scores seen) and
-//     every K of N in rules runs alert.Detector over every segment; among
-//     the rules that alert in at least Sensitivity of the ictal segments,
-//     the one alerting in the fewest others wins, then the one with the
-//     highest sensitivity, the shortest N, and the highest threshold;
+//  3. for every censoring bound in Censors (the margin is then
+//     classifier.CensoredGrader's, each feature's evidence bounded), with
+//     the same out-of-fold models:
+//     a. calibration: a logistic regression of the class on the
+//     out-of-fold smoothed margin gives Slope and Intercept;
+//     b. the decision rule: every threshold (the calibrated scores seen)
+//     and every K of N in rules runs alert.Detector over every segment;
+//     among the rules that alert in at least Sensitivity of the ictal
+//     segments, the one alerting in the fewest others wins, then the one
+//     with the highest sensitivity, the shortest N, and the highest
+//     threshold;
+//  4. the bound whose rule alerts in the fewest other segments wins, then
+//     the one that ranks the windows best (out-of-fold window AUC), then
+//     the one whose rule is the most sensitive, then the first in Censors:
+//     the censor is chosen as the rule is, by what the detector would do
+//     on the training segments, and among equals by ranking;
 //  5. the model learns every window, in a seeded random order.
 func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 	if cfg.Folds == 0 {
@@ -90,6 +125,14 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 	}
 	if cfg.Sensitivity == 0 {
 		cfg.Sensitivity = 0.95
+	}
+	if cfg.Censors == nil {
+		cfg.Censors = DefaultCensors
+	}
+	for _, c := range cfg.Censors {
+		if !(c >= 0) || math.IsInf(c, 1) {
+			return nil, fmt.Errorf("dayone: censoring bound %v: want 0 (none) or a finite positive number", c)
+		}
 	}
 	feats := cfg.Features.Features
 	if feats == nil {
@@ -110,45 +153,42 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 	}
 	sc := pipeline.Scoring{PerChannel: true, Population: &tr.pop, TopK: pipeline.DefaultTopK, Smooth: pipeline.DefaultSmooth, Slope: 1}
 
-	// 2: out-of-fold smoothed margins, per segment in window order.
+	// 2: out-of-fold smoothed margins, per bound, per segment in window
+	// order.
 	oof, err := outOfFold(tr, mc, cfg, sc.Smooth)
 	if err != nil {
 		return nil, err
 	}
-	var all []float64
-	var ally []bool
-	segMean := make([]float64, len(segs))
-	for i := range segs {
-		for _, m := range oof[i] {
-			all, ally = append(all, m), append(ally, tr.y[i])
-		}
-		for _, m := range oof[i] {
-			segMean[i] += m / float64(len(oof[i]))
-		}
+	d := &DayOne{Positives: tr.npos, Windows: tr.npos + tr.nneg}
+	// 3: each bound on a goroutine of its own (they share nothing).
+	d.Censors = make([]CensorResult, len(cfg.Censors))
+	errs := make([]error, len(cfg.Censors))
+	var wg sync.WaitGroup
+	for ci, c := range cfg.Censors {
+		wg.Go(func() {
+			d.Censors[ci], errs[ci] = censorResult(oof[ci], tr.y, cfg.Sensitivity)
+			d.Censors[ci].Censor = c
+		})
 	}
-	d := &DayOne{OOFWindowAUC: paper.AUCScores(all, ally), OOFSegmentAUC: paper.AUCScores(segMean, tr.y), Positives: tr.npos, Windows: tr.npos + tr.nneg}
-
-	// 3: calibration.
-	sc.Slope, sc.Intercept = fitLogistic(all, ally)
-	if !(sc.Slope > 0) {
-		return nil, fmt.Errorf("dayone: the out-of-fold margins do not rank the classes (calibration slope %v)", sc.Slope)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
-	scores := make([][]float64, len(segs))
-	for i := range segs {
-		scores[i] = make([]float64, len(oof[i]))
-		for w, m := range oof[i] {
-			scores[i][w] = 1 / (1 + math.Exp(-(sc.Slope*m + sc.Intercept)))
+	best := -1
+	for ci, r := range d.Censors {
+		if r.ok && (best < 0 || r.better(d.Censors[best])) {
+			best = ci
 		}
 	}
-
-	// 4: the decision rule.
-	best, nIctal := chooseRule(scores, tr.y, cfg.Sensitivity)
-	if !best.ok {
+	if best < 0 {
 		return nil, fmt.Errorf("dayone: no decision rule reaches sensitivity %v on the training segments", cfg.Sensitivity)
 	}
-	d.Rule = best.rule
-	d.RuleSensitivity, d.RuleFalseAlarms, d.Negatives = best.sens, best.fa, len(segs)-nIctal
-	d.PredictedFAPerDay = float64(best.fa) / float64(d.Negatives) * 86400 / (bonn.SegmentSamples / bonn.Rate)
+	r := d.Censors[best]
+	sc.Censor, sc.Slope, sc.Intercept = r.Censor, r.slope, r.intercept
+	d.OOFWindowAUC, d.OOFSegmentAUC = r.OOFWindowAUC, r.OOFSegmentAUC
+	d.Rule, d.RuleSensitivity, d.RuleFalseAlarms = r.Rule, r.RuleSensitivity, r.RuleFalseAlarms
+	d.Negatives = len(segs) - countTrue(tr.y)
+	d.PredictedFAPerDay = float64(r.RuleFalseAlarms) / float64(d.Negatives) * 86400 / (bonn.SegmentSamples / bonn.Rate)
 
 	// 5: the model.
 	if d.Model, err = learnWindows(tr.vecs, tr.y, func(int) bool { return true }, mc, cfg.Seed, 0); err != nil {
@@ -156,6 +196,58 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 	}
 	d.Scoring = sc
 	return d, nil
+}
+
+// censorResult is steps 3a and 3b for one bound's out-of-fold smoothed
+// margins oof (per segment, in window order).
+func censorResult(oof [][]float64, y []bool, minSens float64) (CensorResult, error) {
+	var all []float64
+	var ally []bool
+	segMean := make([]float64, len(oof))
+	for i := range oof {
+		for _, m := range oof[i] {
+			all, ally = append(all, m), append(ally, y[i])
+			segMean[i] += m / float64(len(oof[i]))
+		}
+	}
+	r := CensorResult{OOFWindowAUC: paper.AUCScores(all, ally), OOFSegmentAUC: paper.AUCScores(segMean, y)}
+	r.slope, r.intercept = fitLogistic(all, ally)
+	if !(r.slope > 0) {
+		return r, fmt.Errorf("dayone: the out-of-fold margins do not rank the classes (calibration slope %v)", r.slope)
+	}
+	scores := make([][]float64, len(oof))
+	for i := range oof {
+		scores[i] = make([]float64, len(oof[i]))
+		for w, m := range oof[i] {
+			scores[i][w] = 1 / (1 + math.Exp(-(r.slope*m + r.intercept)))
+		}
+	}
+	best, _ := chooseRule(scores, y, minSens)
+	r.Rule, r.RuleSensitivity, r.RuleFalseAlarms, r.ok = best.rule, best.sens, best.fa, best.ok
+	return r, nil
+}
+
+// better reports whether r is preferred to b (step 4): fewer false-alarm
+// segments, then a higher window AUC, then a higher sensitivity.
+func (r CensorResult) better(b CensorResult) bool {
+	if r.RuleFalseAlarms != b.RuleFalseAlarms {
+		return r.RuleFalseAlarms < b.RuleFalseAlarms
+	}
+	if r.OOFWindowAUC != b.OOFWindowAUC {
+		return r.OOFWindowAUC > b.OOFWindowAUC
+	}
+	return r.RuleSensitivity > b.RuleSensitivity
+}
+
+// countTrue counts the true elements of y.
+func countTrue(y []bool) int {
+	n := 0
+	for _, v := range y {
+		if v {
+			n++
+		}
+	}
+	return n
 }
 
 // training is the training segments' windows, normalised by their
@@ -207,11 +299,15 @@ func normalisedWindows(segs []bonn.Segment, fc features.Config, feats []features
 	return tr, nil
 }
 
-// outOfFold returns every segment's out-of-fold margins in window order,
-// smoothed over smooth windows: a model of mc learns the other folds'
-// windows (stratified folds of cfg) and grades the fold's.
-func outOfFold(tr training, mc classifier.Config, cfg DayOneConfig, smooth int) ([][]float64, error) {
-	oof := make([][]float64, len(tr.vecs))
+// outOfFold returns, for every bound of cfg.Censors, every segment's
+// out-of-fold margins in window order, smoothed over smooth windows: a
+// model of mc learns the other folds' windows (stratified folds of cfg)
+// and grades the fold's, once per bound.
+func outOfFold(tr training, mc classifier.Config, cfg DayOneConfig, smooth int) ([][][]float64, error) {
+	oof := make([][][]float64, len(cfg.Censors))
+	for ci := range oof {
+		oof[ci] = make([][]float64, len(tr.vecs))
+	}
 	for k, test := range paper.StratifiedFolds(tr.y, cfg.Folds, cfg.Seed) {
 		in := make([]bool, len(tr.vecs))
 		for _, i := range test {
@@ -221,9 +317,19 @@ func outOfFold(tr training, mc classifier.Config, cfg DayOneConfig, smooth int) 
 		if err != nil {
 			return nil, err
 		}
-		for _, i := range test {
-			if oof[i], err = smoothedMargins(m.(classifier.Grader), tr.vecs[i], smooth); err != nil {
-				return nil, err
+		for ci, c := range cfg.Censors {
+			grade := m.(classifier.Grader).Margin
+			if c > 0 {
+				cg, ok := m.(classifier.CensoredGrader)
+				if !ok {
+					return nil, fmt.Errorf("dayone: censoring bound %v: the model does not censor", c)
+				}
+				grade = func(x []float64) (float64, error) { return cg.CensoredMargin(x, c) }
+			}
+			for _, i := range test {
+				if oof[ci][i], err = smoothedMargins(grade, tr.vecs[i], smooth); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -316,11 +422,11 @@ func learnWindows(vecs [][][]float64, y []bool, use func(int) bool, mc classifie
 
 // smoothedMargins grades a segment's windows in order and smooths the
 // margins over the last n windows, as the pipeline's scorer does.
-func smoothedMargins(g classifier.Grader, wins [][]float64, n int) ([]float64, error) {
+func smoothedMargins(grade func([]float64) (float64, error), wins [][]float64, n int) ([]float64, error) {
 	raw := make([]float64, len(wins))
 	out := make([]float64, len(wins))
 	for w, v := range wins {
-		m, err := g.Margin(v)
+		m, err := grade(v)
 		if err != nil {
 			return nil, err
 		}
