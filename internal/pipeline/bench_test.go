@@ -93,6 +93,11 @@ func BenchmarkReplayHour(b *testing.B) {
 	b.Run("conditioning=on,artifacts=on,scoring=channel", func(b *testing.B) {
 		benchmarkReplayScoring(b, path, time.Hour, defaultFeatures, artifact.Config{}, Scoring{PerChannel: true, Population: unitPopulation()})
 	})
+	// The same with each feature's evidence censored, as the shipped
+	// day-one model's scoring is (1 nat).
+	b.Run("conditioning=on,artifacts=on,scoring=channel,censor=1", func(b *testing.B) {
+		benchmarkReplayScoring(b, path, time.Hour, defaultFeatures, artifact.Config{}, Scoring{PerChannel: true, Population: unitPopulation(), Censor: 1})
+	})
 }
 
 // BenchmarkReplayWide is BenchmarkReplayHour's default signal path
