@@ -16,7 +16,7 @@ type DetectorConfig struct {
 	// normalised vote, whose own decision boundary is 0.5; a per-channel
 	// model's is a calibrated probability, and the model file carries the
 	// threshold chosen on its training data (the day-one model's is
-	// 0.532), which the daemon and replay use unless configured.
+	// 0.787), which the daemon and replay use unless configured.
 	Threshold float64
 	// K and N: an event starts when at least K of the last N usable or
 	// unusable windows are positive. With the default 2 s windows every

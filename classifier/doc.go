@@ -36,6 +36,10 @@
 //     members agree; Margin still ranks those examples, so ROC curves,
 //     calibrated probabilities and thresholds other than the vote's are
 //     built on it;
+//   - CensoredMargin (CensoredGrader), Margin with each naive-Bayes
+//     feature's log-likelihood ratio clipped to ±c (Huber's censored
+//     ratio), so that no one feature far out in a tail carries an
+//     example alone; what the members learn and Score are unchanged;
 //   - LearnWeighted, for examples that count more or less than one (a
 //     clinician's confirmed event, a down-weighted doubtful label);
 //   - AppendMembers, each member's error ε_m, λ sums and vote weight α_m,

@@ -12,8 +12,10 @@
 // Mormann F, David P, Elger CE (2001), Phys. Rev. E 64, 061907; CC BY 4.0):
 // the 80 ictal segments of set S as seizure, the 320 of sets Z, O (scalp,
 // healthy, eyes open and closed), N and F (intracranial, seizure-free) as
-// background. How it was built, its calibration and its decision rule are
-// recipe.BuildDayOne's documented procedure (package recipe), on those data only.
+// background. How it was built, the bound on each feature's evidence in a
+// channel's margin (censoring, classifier.CensoredGrader: 1 nat), its
+// calibration and its decision rule are recipe.BuildDayOne's documented
+// procedure (package recipe), on those data only.
 //
 // The file bonn.model records its provenance (`ictal model info`) and is
 // rebuilt byte for byte by
