@@ -12,29 +12,23 @@ import (
 
 // dayOneReport is the JSON line `ictal bonn day-one` prints.
 type dayOneReport struct {
-	Type            string  `json:"type"`
-	File            string  `json:"file"`
-	Half            string  `json:"half,omitempty"`
-	Segments        int     `json:"segments"`
-	Windows         int     `json:"windows"`
-	SeizureWindows  int     `json:"seizure_windows"`
-	OOFWindowAUC    float64 `json:"oof_window_auc"`
-	OOFSegmentAUC   float64 `json:"oof_segment_auc"`
-	Threshold       float64 `json:"threshold"`
-	K               int     `json:"k"`
-	N               int     `json:"n"`
-	RuleSensitivity float64 `json:"rule_sensitivity"`
-	RuleFalseAlarms int     `json:"rule_false_alarm_segments"`
-	PredictedFA     float64 `json:"predicted_false_alarms_per_24h"`
-	OtherSegments   int     `json:"other_segments"`
-	Slope           float64 `json:"slope"`
-	Intercept       float64 `json:"intercept"`
-	Censor          float64 `json:"censor"` // the chosen bound (0: none)
+	Type           string  `json:"type"`
+	File           string  `json:"file"`
+	Half           string  `json:"half,omitempty"`
+	Segments       int     `json:"segments"`
+	Windows        int     `json:"windows"`
+	SeizureWindows int     `json:"seizure_windows"`
+	censorReport           // the chosen bound's (0: none)
+	PredictedFA    float64 `json:"predicted_false_alarms_per_24h"`
+	OtherSegments  int     `json:"other_segments"`
+	Slope          float64 `json:"slope"`
+	Intercept      float64 `json:"intercept"`
 	// Censors: what every bound tried did out of fold.
 	Censors []censorReport `json:"censors"`
 }
 
-// censorReport is one bound's out-of-fold result in dayOneReport.
+// censorReport is one bound's out-of-fold result: its AUCs and the rule
+// the procedure would choose with it.
 type censorReport struct {
 	Censor          float64 `json:"censor"`
 	OOFWindowAUC    float64 `json:"oof_window_auc"`
@@ -44,6 +38,11 @@ type censorReport struct {
 	N               int     `json:"n"`
 	RuleSensitivity float64 `json:"rule_sensitivity"`
 	RuleFalseAlarms int     `json:"rule_false_alarm_segments"`
+}
+
+func reportOf(c recipe.CensorResult) censorReport {
+	return censorReport{Censor: c.Censor, OOFWindowAUC: c.OOFWindowAUC, OOFSegmentAUC: c.OOFSegmentAUC,
+		Threshold: c.Rule.Threshold, K: c.Rule.K, N: c.Rule.N, RuleSensitivity: c.RuleSensitivity, RuleFalseAlarms: c.RuleFalseAlarms}
 }
 
 // writeDayOne builds the generic per-channel model from the Bonn segments
@@ -69,14 +68,13 @@ func writeDayOne(data, path, half, task string, mf *modelFlags, stdout io.Writer
 	if err := modelfile.WriteFile(path, meta, d.Model); err != nil {
 		return err
 	}
-	r := dayOneReport{Type: "day-one", File: path, Half: half, Segments: n,
-		Windows: d.Windows, SeizureWindows: d.Positives, OOFWindowAUC: d.OOFWindowAUC, OOFSegmentAUC: d.OOFSegmentAUC,
-		Threshold: d.Rule.Threshold, K: d.Rule.K, N: d.Rule.N, RuleSensitivity: d.RuleSensitivity,
-		RuleFalseAlarms: d.RuleFalseAlarms, PredictedFA: d.PredictedFAPerDay, OtherSegments: d.Negatives,
-		Slope: d.Scoring.Slope, Intercept: d.Scoring.Intercept, Censor: d.Scoring.Censor}
+	r := dayOneReport{Type: "day-one", File: path, Half: half, Segments: n, Windows: d.Windows, SeizureWindows: d.Positives,
+		PredictedFA: d.PredictedFAPerDay, OtherSegments: d.Negatives, Slope: d.Scoring.Slope, Intercept: d.Scoring.Intercept}
 	for _, c := range d.Censors {
-		r.Censors = append(r.Censors, censorReport{Censor: c.Censor, OOFWindowAUC: c.OOFWindowAUC, OOFSegmentAUC: c.OOFSegmentAUC,
-			Threshold: c.Rule.Threshold, K: c.Rule.K, N: c.Rule.N, RuleSensitivity: c.RuleSensitivity, RuleFalseAlarms: c.RuleFalseAlarms})
+		r.Censors = append(r.Censors, reportOf(c))
+		if c.Censor == d.Scoring.Censor {
+			r.censorReport = reportOf(c)
+		}
 	}
 	return json.NewEncoder(stdout).Encode(r)
 }

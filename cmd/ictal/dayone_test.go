@@ -84,3 +84,42 @@ func TestTrainFromDayOne(t *testing.T) {
 		t.Errorf("train -from yesterday: %d %s", code, errb.String())
 	}
 }
+
+// TestDayOneCensors: `ictal bonn day-one -censors LIST` tries exactly the
+// bounds listed, reports each one's out-of-fold result, reports and
+// stores the chosen one (its scoring's bound, the command in the
+// provenance), and refuses a list with a bound that is not one.
+func TestDayOneCensors(t *testing.T) {
+	data := datadir.Path(t, "data", "eeg", "bonn")
+	path := filepath.Join(t.TempDir(), "q.model")
+	var out, errb bytes.Buffer
+	if code := run([]string{"bonn", "day-one", "-data", data, "-half", "aa", "-censors", "0,1", "-o", path}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var r dayOneReport
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Censors) != 2 || r.Censors[0].Censor != 0 || r.Censors[1].Censor != 1 {
+		t.Fatalf("censors tried: %+v, want 0 and 1", r.Censors)
+	}
+	chosen := r.Censors[0]
+	if r.Censor == 1 {
+		chosen = r.Censors[1]
+	}
+	if r.censorReport != chosen || r.OOFWindowAUC < 0.9 || r.RuleSensitivity < 0.95 {
+		t.Errorf("chosen %+v, the report's %+v", chosen, r.censorReport)
+	}
+	meta, _, err := modelfile.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Scoring == nil || meta.Scoring.Censor != r.Censor || !strings.HasSuffix(meta.Program, " -censors 0,1") ||
+		meta.Rule == nil || meta.Rule.Threshold != r.Threshold {
+		t.Errorf("the file records scoring %+v, rule %+v, program %q; the report censor %v, threshold %v", meta.Scoring, meta.Rule, meta.Program, r.Censor, r.Threshold)
+	}
+	errb.Reset()
+	if code := run([]string{"bonn", "day-one", "-data", data, "-half", "aa", "-censors", "0,-1", "-o", path}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "-censors") {
+		t.Errorf("-censors 0,-1: exit %d, %q", code, errb.String())
+	}
+}
