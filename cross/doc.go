@@ -11,8 +11,9 @@
 // TestGoldenBits (golden_test.go) runs a simulated patient through the
 // feature extractor and trains every algorithm × learner on the resulting
 // stream, and compares SHA-256 hashes of the samples, of every feature
-// column, of the scores and of every checkpoint with values recorded on
-// linux/amd64 (testdata/golden.json). cross/test runs it under qemu, so a
+// column, of the scores, of the graded margins (censored too, for naive
+// Bayes: the day-one model's grading) and of every checkpoint with values
+// recorded on linux/amd64 (testdata/golden.json). cross/test runs it under qemu, so a
 // checkpoint written on an emulated arm64 or armv7 is compared with one
 // written on amd64.
 //

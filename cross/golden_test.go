@@ -44,6 +44,10 @@ type golden struct {
 type model struct {
 	Checkpoint string `json:"checkpoint"` // SHA-256 of MarshalBinary after the stream
 	Scores     string `json:"scores"`     // SHA-256 of the prequential scores, before each Learn
+	// Margins: SHA-256 of each window's Margin and, for naive Bayes,
+	// its CensoredMargin at 1 nat (the day-one model's grading), before
+	// each Learn.
+	Margins string `json:"margins"`
 }
 
 const goldenWindow = 60
@@ -141,7 +145,8 @@ func newStream(t *testing.T, feats []features.Feature) stream {
 // TestGoldenBits pins, end to end, the bits the daemon computes: the
 // simulated patient's samples, every feature column and the vector of one
 // window, and for every algorithm (plain and "ns") × learner the
-// prequential scores and the checkpoint after learning the stream with
+// prequential scores and margins (censored too, for naive Bayes) and the
+// checkpoint after learning the stream with
 // the patient's annotations — recorded on linux/amd64 (GOAMD64=v1).
 // cross/test runs it under qemu for arm64 and armv7, so a checkpoint
 // written on an emulated board is compared with one written on amd64.
@@ -223,6 +228,9 @@ func TestGoldenBits(t *testing.T) {
 		if g.Scores != w.Scores {
 			t.Errorf("%s: prequential scores differ on %s from %s", k, on, want.Recorded)
 		}
+		if g.Margins != w.Margins {
+			t.Errorf("%s: margins differ on %s from %s", k, on, want.Recorded)
+		}
 		if g.Checkpoint != w.Checkpoint {
 			t.Errorf("%s: checkpoint SHA-256 %s on %s, %s on %s", k, g.Checkpoint, on, w.Checkpoint, want.Recorded)
 		}
@@ -243,8 +251,19 @@ func train(t *testing.T, algorithm classifier.Algorithm, learner classifier.Lear
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores := sha256.New()
+	scores, margins := sha256.New(), sha256.New()
 	for i, x := range s.xs {
+		mg, err := m.(classifier.Grader).Margin(x)
+		if err != nil {
+			t.Fatalf("%s/%s window %d: %v", algorithm, learner, i, err)
+		}
+		putBits(margins, mg)
+		if learner == classifier.LearnerNB {
+			if mg, err = m.(classifier.CensoredGrader).CensoredMargin(x, 1); err != nil {
+				t.Fatalf("%s/%s window %d: %v", algorithm, learner, i, err)
+			}
+			putBits(margins, mg)
+		}
 		v, err := m.Score(x)
 		if err != nil {
 			t.Fatalf("%s/%s window %d: %v", algorithm, learner, i, err)
@@ -259,7 +278,7 @@ func train(t *testing.T, algorithm classifier.Algorithm, learner classifier.Lear
 		t.Fatal(err)
 	}
 	c := sha256.Sum256(b)
-	return model{Checkpoint: hex.EncodeToString(c[:]), Scores: sum(scores)}
+	return model{Checkpoint: hex.EncodeToString(c[:]), Scores: sum(scores), Margins: sum(margins)}
 }
 
 func putBits(h hash.Hash, v float64) {
