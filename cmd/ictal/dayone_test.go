@@ -122,4 +122,17 @@ func TestDayOneCensors(t *testing.T) {
 	if code := run([]string{"bonn", "day-one", "-data", data, "-half", "aa", "-censors", "0,-1", "-o", path}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "-censors") {
 		t.Errorf("-censors 0,-1: exit %d, %q", code, errb.String())
 	}
+	// LDA members' evidence cannot be censored: by default none is tried,
+	// and a bound asked for is refused with the reason.
+	out.Reset()
+	if code := run([]string{"bonn", "day-one", "-data", data, "-half", "aa", "-learner", "lda", "-o", path}, &out, &errb); code != 0 {
+		t.Fatalf("-learner lda: exit %d: %s", code, errb.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || len(r.Censors) != 1 || r.Censor != 0 {
+		t.Errorf("-learner lda: censors %+v, chosen %v (%v)", r.Censors, r.Censor, err)
+	}
+	errb.Reset()
+	if code := run([]string{"bonn", "day-one", "-data", data, "-half", "aa", "-learner", "lda", "-censors", "0,1", "-o", path}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "naive-Bayes") {
+		t.Errorf("-learner lda -censors 0,1: exit %d, %q", code, errb.String())
+	}
 }

@@ -38,7 +38,8 @@ type DayOneConfig struct {
 	Sensitivity float64
 	// Censors are the bounds on each feature's evidence the procedure
 	// chooses from (pipeline.Scoring.Censor, in nats; 0 for none), in
-	// the order of preference on a tie: nil means DefaultCensors.
+	// the order of preference on a tie: nil means DefaultCensors, or none
+	// for LDA and QDA members (classifier.ErrNotCensorable).
 	Censors []float64
 }
 
@@ -128,6 +129,9 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 	}
 	if cfg.Censors == nil {
 		cfg.Censors = DefaultCensors
+		if l := cfg.Model.Learner; l != "" && l != classifier.LearnerNB {
+			cfg.Censors = []float64{0} // only naive Bayes' evidence can be censored
+		}
 	}
 	for _, c := range cfg.Censors {
 		if !(c >= 0) || math.IsInf(c, 1) {
@@ -327,7 +331,9 @@ func outOfFold(tr training, mc classifier.Config, cfg DayOneConfig, smooth int) 
 				grade = func(x []float64) (float64, error) { return cg.CensoredMargin(x, c) }
 			}
 			for _, i := range test {
-				if oof[ci][i], err = smoothedMargins(grade, tr.vecs[i], smooth); err != nil {
+				if oof[ci][i], err = smoothedMargins(grade, tr.vecs[i], smooth); err != nil && c > 0 {
+					return nil, fmt.Errorf("dayone: censoring bound %v: %w", c, err)
+				} else if err != nil {
 					return nil, err
 				}
 			}
