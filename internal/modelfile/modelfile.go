@@ -192,6 +192,14 @@ func Decode(b []byte) (Meta, classifier.Model, error) {
 	if err != nil {
 		return Meta{}, nil, fmt.Errorf("modelfile: the model: %w", err)
 	}
+	if sc := meta.Scoring; sc != nil && sc.PerChannel && sc.Censor > 0 {
+		// A bound on evidence the model's members cannot censor (LDA,
+		// QDA) is a record that does not fit its model: corrupt, as a
+		// damaged scoring is, rather than a pipeline that cannot start.
+		if _, err := m.(classifier.CensoredGrader).CensoredMargin(make([]float64, m.Config().Features), sc.Censor); err != nil {
+			return Meta{}, nil, fmt.Errorf("%w: metadata: scoring.censor %v: %v", ErrCorrupt, sc.Censor, err)
+		}
+	}
 	meta.Legacy = false
 	meta.Classifier = m.Config()
 	return meta, m, nil

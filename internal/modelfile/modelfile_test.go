@@ -198,7 +198,7 @@ func perChannelMeta() Meta {
 	pop := &features.Population{Features: []string{"line_length", "rms"}, Location: []float64{3, 1}, Scale: []float64{0.5, 0.4}}
 	base := &features.BaselineState{Features: pop.Features, Channels: 2, Labels: []string{"C3", "C4"},
 		Location: []float64{3, 1, 3.1, 1.2}, Scale: []float64{0.5, 0.4, 0.5, 0.4}, Windows: []float64{10, 10}}
-	m.Scoring = &pipeline.Scoring{PerChannel: true, Population: pop, TopK: 2, Smooth: 3, Slope: 0.2, Baseline: base}
+	m.Scoring = &pipeline.Scoring{PerChannel: true, Population: pop, TopK: 2, Smooth: 3, Slope: 0.2, Censor: 1, Baseline: base}
 	m.Rule = &Rule{Threshold: 0.53, K: 5, N: 6}
 	return m
 }
@@ -214,7 +214,7 @@ func TestPerChannelScoringChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	meta, _, err := Decode(b)
-	if err != nil || !meta.PerChannel() || meta.Scoring.Baseline.Windows[1] != 10 || meta.Rule.K != 5 {
+	if err != nil || !meta.PerChannel() || meta.Scoring.Baseline.Windows[1] != 10 || meta.Rule.K != 5 || meta.Scoring.Censor != 1 {
 		t.Fatalf("round trip: %+v, %v", meta, err)
 	}
 	for name, damage := range map[string]func(*Meta){
@@ -223,6 +223,7 @@ func TestPerChannelScoringChecked(t *testing.T) {
 		"baseline shape":   func(m *Meta) { m.Scoring.Baseline.Channels = 3 },
 		"baseline labels":  func(m *Meta) { m.Scoring.Baseline.Labels = []string{"C3"} },
 		"negative slope":   func(m *Meta) { m.Scoring.Slope = -1 },
+		"negative censor":  func(m *Meta) { m.Scoring.Censor = -1 },
 		"unknown feature":  func(m *Meta) { m.Features.Names[1] = "mystery" },
 	} {
 		m := good()
@@ -234,5 +235,16 @@ func TestPerChannelScoringChecked(t *testing.T) {
 		if _, _, err := Decode(b); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: %v, want ErrCorrupt", name, err)
 		}
+	}
+	// A bound on evidence an LDA model cannot censor.
+	lda, err := classifier.New(classifier.Config{Algorithm: classifier.UOB, Learner: classifier.LearnerLDA, Features: 2, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = Encode(good(), lda); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Decode(b); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "scoring.censor") {
+		t.Errorf("censored LDA: %v, want ErrCorrupt naming scoring.censor", err)
 	}
 }
