@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/classifier"
+	"github.com/ictal/ictal/internal/dayone"
 	"github.com/ictal/ictal/internal/modelfile"
 	"github.com/ictal/ictal/internal/pipeline"
 	"github.com/ictal/ictal/internal/syncbuf"
@@ -225,6 +226,52 @@ duration = "2m"
 	out, _ := os.ReadFile(filepath.Join(dir, "out.jsonl"))
 	if !strings.Contains(string(out), `"type":"status","v":1,"state":"online"`) {
 		t.Errorf("output: %s", out)
+	}
+}
+
+// TestCheckpointKeepsItsScoring: a checkpoint of a bed that started from
+// an earlier day-one model (uncensored, its own threshold) goes on grading
+// as it was written, and the next checkpoint records the same scoring and
+// rule: an upgrade of the shipped model does not change a running
+// patient's detector.
+func TestCheckpointKeepsItsScoring(t *testing.T) {
+	dir := t.TempDir()
+	meta, m, err := dayone.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Scoring.Censor == 0 {
+		t.Fatal("the shipped day-one model does not censor: this test has nothing to tell apart")
+	}
+	meta.Scoring.Censor, meta.Rule.Threshold = 0, 0.532
+	meta.Program = "ictald"
+	if err := modelfile.WriteFile(filepath.Join(dir, "model.ckpt"), meta, m); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig(`
+[source]
+type = "synth"
+channels = 4
+speed = 200
+seizures = 0
+duration = "1m"
+`+outputsIn(dir), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), cfg, slog.New(slog.DiscardHandler), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "model.ckpt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := modelfile.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Scoring == nil || got.Scoring.Censor != 0 || got.Rule == nil || got.Rule.Threshold != 0.532 || got.Scoring.Baseline == nil {
+		t.Errorf("the next checkpoint: scoring %+v, rule %+v; want the loaded one's (censor 0, threshold 0.532) with a baseline", got.Scoring, got.Rule)
 	}
 }
 
