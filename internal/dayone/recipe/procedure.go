@@ -164,28 +164,10 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 		return nil, err
 	}
 	d := &DayOne{Positives: tr.npos, Windows: tr.npos + tr.nneg}
-	// 3: each bound on a goroutine of its own (they share nothing).
-	d.Censors = make([]CensorResult, len(cfg.Censors))
-	errs := make([]error, len(cfg.Censors))
-	var wg sync.WaitGroup
-	for ci, c := range cfg.Censors {
-		wg.Go(func() {
-			d.Censors[ci], errs[ci] = censorResult(oof[ci], tr.y, cfg.Sensitivity)
-			d.Censors[ci].Censor = c
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	// 3 and 4: the bounds' calibrations and rules, and the best bound.
+	var best int
+	if d.Censors, best, err = chooseCensor(oof, tr.y, cfg); err != nil {
 		return nil, err
-	}
-	best := -1
-	for ci, r := range d.Censors {
-		if r.ok && (best < 0 || r.better(d.Censors[best])) {
-			best = ci
-		}
-	}
-	if best < 0 {
-		return nil, fmt.Errorf("dayone: no decision rule reaches sensitivity %v on the training segments", cfg.Sensitivity)
 	}
 	r := d.Censors[best]
 	sc.Censor, sc.Slope, sc.Intercept = r.Censor, r.slope, r.intercept
@@ -200,6 +182,36 @@ func BuildDayOne(segs []bonn.Segment, cfg DayOneConfig) (*DayOne, error) {
 	}
 	d.Scoring = sc
 	return d, nil
+}
+
+// chooseCensor runs steps 3 and 4 of BuildDayOne on the out-of-fold
+// margins of every bound of cfg.Censors (oof[i] those of bound i): what
+// each bound did, and the index of the one chosen. The bounds run on
+// goroutines of their own (they share nothing).
+func chooseCensor(oof [][][]float64, y []bool, cfg DayOneConfig) ([]CensorResult, int, error) {
+	res := make([]CensorResult, len(cfg.Censors))
+	errs := make([]error, len(cfg.Censors))
+	var wg sync.WaitGroup
+	for ci, c := range cfg.Censors {
+		wg.Go(func() {
+			res[ci], errs[ci] = censorResult(oof[ci], y, cfg.Sensitivity)
+			res[ci].Censor = c
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, 0, err
+	}
+	best := -1
+	for ci, r := range res {
+		if r.ok && (best < 0 || r.better(res[best])) {
+			best = ci
+		}
+	}
+	if best < 0 {
+		return nil, 0, fmt.Errorf("dayone: no decision rule reaches sensitivity %v on the training segments", cfg.Sensitivity)
+	}
+	return res, best, nil
 }
 
 // censorResult is steps 3a and 3b for one bound's out-of-fold smoothed
