@@ -262,11 +262,7 @@ duration = "1m"
 	if err := Run(context.Background(), cfg, slog.New(slog.DiscardHandler), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "model.ckpt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _, err := modelfile.Decode(b)
+	got, _, err := modelfile.ReadFile(filepath.Join(dir, "model.ckpt"))
 	if err != nil {
 		t.Fatal(err)
 	}
