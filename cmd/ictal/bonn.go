@@ -73,7 +73,7 @@ func (f *bonnFlags) add(fs *flag.FlagSet) {
 	fs.Float64Var(&f.rate, "seizure-rate", 0.05, "-concat: probability that a 23.6 s slot is ictal")
 	fs.StringVar(&f.plotDir, "plot", "", "write figures (PNG) into this folder: ROC curves of the tasks, or score traces of -concat-eval")
 	fs.StringVar(&f.half, "half", "", "concat, day-one: use only the odd (\"a\") or even (\"b\") numbered segments, for disjoint recordings (or a quarter, a half of a half: aa, ab, ba, bb)")
-	fs.StringVar(&f.mf.censors, "censors", "", "day-one, concat-eval, feedback-eval: the bounds on each feature's evidence, in nats (0: none), a day-one model's procedure chooses from, in order of preference (default "+recipe.FormatCensors(recipe.DefaultCensors)+")")
+	fs.StringVar(&f.mf.censors, "censors", "", "day-one, concat-eval, feedback-eval: the bounds on each feature's evidence, in nats (0: none), a day-one model's procedure chooses from (a full tie goes to the earlier) (default "+recipe.FormatCensors(recipe.DefaultCensors)+")")
 	f.fb.add(fs)
 	f.mf.add(fs)
 }
