@@ -24,8 +24,9 @@ import (
 //
 // c must be a finite positive number, in nats. Only ensembles of the
 // package's naive-Bayes members can censor (their log-odds are a sum over
-// features); for LDA, QDA and a caller's Learner, CensoredMargin returns
-// an error wrapping ErrNotCensorable. The result is in [−MaxMargin,
+// features, and a BaseLearner of kind nb from NewWithLearner's factory is
+// one); for LDA, QDA and any other Learner of the caller's,
+// CensoredMargin returns an error wrapping ErrNotCensorable. The result is in [−MaxMargin,
 // MaxMargin]; the members' terms are weighted as Margin weights them. It
 // allocates nothing and does not change the model (beyond the caches
 // Score also refreshes), and the same concurrency rules as Score apply.
