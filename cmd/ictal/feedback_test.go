@@ -9,12 +9,13 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
 func TestFeedbackSendsValidatedMessages(t *testing.T) {
 	b := testBroker(t)
 	got := make(chan paho.Message, 10)
-	sub := publisher(t, b.URL())
+	sub := mosquittotest.Client(t, b.URL(), "test-subscriber")
 	for _, f := range []string{"ictal/ward-7/bed-3/feedback", "ictal/ward-7/bed-3/feedback/from/+"} {
 		if tok := sub.Subscribe(f, 1, func(_ paho.Client, m paho.Message) { got <- m }); !tok.Wait() || tok.Error() != nil {
 			t.Fatal(tok.Error())

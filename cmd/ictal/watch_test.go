@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	paho "github.com/eclipse/paho.mqtt.golang"
-
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 	"github.com/ictal/ictal/internal/syncbuf"
@@ -85,29 +83,11 @@ func testBroker(t *testing.T) testMosquitto {
 	return testMosquitto{mosquittotest.Start(t, mosquittotest.Opts{})}
 }
 
-// publisher is a plain client publishing test messages.
-func publisher(t *testing.T, url string) paho.Client {
-	t.Helper()
-	c := paho.NewClient(paho.NewClientOptions().AddBroker(url).SetClientID("test-publisher"))
-	if tok := c.Connect(); !tok.Wait() || tok.Error() != nil {
-		t.Fatalf("connect: %v", tok.Error())
-	}
-	t.Cleanup(func() { c.Disconnect(100) })
-	return c
-}
-
-func publish(t *testing.T, c paho.Client, topic string, retained bool, payload []byte) {
-	t.Helper()
-	if tok := c.Publish(topic, 1, retained, payload); !tok.Wait() || tok.Error() != nil {
-		t.Fatalf("publish: %v", tok.Error())
-	}
-}
-
 func TestWatchPrintsAlertsStatusAndMalformed(t *testing.T) {
 	b := testBroker(t)
-	pub := publisher(t, b.URL())
+	pub := mosquittotest.Client(t, b.URL(), "test-publisher")
 	now := time.Now()
-	publish(t, pub, "ictal/ward-7/bed-3/status", true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now}))
+	mosquittotest.Publish(t, pub, "ictal/ward-7/bed-3/status", true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now}))
 	// The retained status is printed once: a watcher whose client
 	// subscribed twice on connecting (paho resuming a stored SUBSCRIBE
 	// beside onConnect's) printed it twice, both retained (2 runs in 8).
@@ -123,10 +103,10 @@ func TestWatchPrintsAlertsStatusAndMalformed(t *testing.T) {
 		}
 	}
 	e := &alert.Event{ID: alert.NewID(), Site: "ward-7", Bed: "bed-3", Onset: now, DetectedAt: now, Score: 0.9, Algorithm: "UOB", Channels: []string{"T7-P7"}}
-	publish(t, pub, "ictal/ward-7/bed-3/score", false, alert.AppendScore(nil, alert.Score{T: now, Score: 0.9})) // not shown without -scores
-	publish(t, pub, "ictal/ward-7/bed-3/alert", false, alert.AppendAlert(nil, e))
-	publish(t, pub, "ictal/ward-7/bed-3/alert", false, []byte("{not json"))
-	publish(t, pub, "ictal/ward-7/bed-3/status", false, []byte(alert.OfflinePayload))
+	mosquittotest.Publish(t, pub, "ictal/ward-7/bed-3/score", false, alert.AppendScore(nil, alert.Score{T: now, Score: 0.9})) // not shown without -scores
+	mosquittotest.Publish(t, pub, "ictal/ward-7/bed-3/alert", false, alert.AppendAlert(nil, e))
+	mosquittotest.Publish(t, pub, "ictal/ward-7/bed-3/alert", false, []byte("{not json"))
+	mosquittotest.Publish(t, pub, "ictal/ward-7/bed-3/status", false, []byte(alert.OfflinePayload))
 	err := <-done
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +147,7 @@ var markerSince = time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
 
 func TestWatchPersistentSessionMissesNothing(t *testing.T) {
 	b := testBroker(t)
-	pub := publisher(t, b.URL())
+	pub := mosquittotest.Client(t, b.URL(), "test-publisher")
 	// watch runs ictal watch until it has printed n lines. Once it is
 	// connected, a live status marker is published, so that a watcher
 	// that missed what it should have printed still prints n lines and
@@ -203,19 +183,19 @@ func TestWatchPersistentSessionMissesNothing(t *testing.T) {
 	away := &alert.Event{ID: alert.NewID(), Site: "ward-7", Bed: "bed-3", Onset: now, DetectedAt: now, Score: 0.8, Algorithm: "UOB"}
 
 	// Join the session and leave it: subscribe, see the retained status.
-	publish(t, pub, "ictal/ward-7/bed-3/status", true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now}))
+	mosquittotest.Publish(t, pub, "ictal/ward-7/bed-3/status", true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now}))
 	if out := watch(1, "-client-id", "desk-1"); !strings.Contains(out, "status online") {
 		t.Fatalf("first run printed:\n%s", out)
 	}
 	// While nobody watches, an alert: the next run prints it (and the
 	// retained status again, in either order).
-	publish(t, pub, "ictal/ward-7/bed-3/alert", false, alert.AppendAlert(nil, first))
+	mosquittotest.Publish(t, pub, "ictal/ward-7/bed-3/alert", false, alert.AppendAlert(nil, first))
 	if out := watch(2, "-client-id", "desk-1"); !strings.Contains(out, first.ID) {
 		t.Fatalf("the alert published while away was not printed on return:\n%s", out)
 	}
 	// A clean session sees nothing of what was published before it
 	// connected but the retained status.
-	publish(t, pub, "ictal/ward-7/bed-3/alert", false, alert.AppendAlert(nil, away))
+	mosquittotest.Publish(t, pub, "ictal/ward-7/bed-3/alert", false, alert.AppendAlert(nil, away))
 	if out := watch(1, "-client-id", "desk-2", "-clean"); strings.Contains(out, away.ID) || !strings.Contains(out, "status online") {
 		t.Fatalf("clean session printed:\n%s", out)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
 func TestParseTopic(t *testing.T) {
@@ -260,9 +261,9 @@ func TestFeedbackReachesTheBrokerSignedAndAudited(t *testing.T) {
 	b, daemon, got := startWithDaemon(t)
 	e := testEvent("bed-3", time.Now())
 	// Malformed and oversized messages through the broker first: dropped, logged, and the board goes on.
-	publish(t, daemon, topic("bed-3", "alert"), false, []byte(`{"v":1,"id":"not json`))
-	publish(t, daemon, topic("bed-3", "evidence"), false, make([]byte, alert.MaxEvidenceSize+1))
-	publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e))
+	mosquittotest.Publish(t, daemon, topic("bed-3", "alert"), false, []byte(`{"v":1,"id":"not json`))
+	mosquittotest.Publish(t, daemon, topic("bed-3", "evidence"), false, make([]byte, alert.MaxEvidenceSize+1))
+	mosquittotest.Publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e))
 	waitUntil(t, "the alert on the board", func() bool { return b.srv.alertCount() == 1 })
 	if n := strings.Count(b.log.String(), "message dropped"); n != 2 {
 		t.Fatalf("%d drops logged, want 2:\n%s", n, b.log.String())
@@ -299,7 +300,7 @@ func TestFeedbackReachesTheBrokerSignedAndAudited(t *testing.T) {
 	}
 	ack := alert.AckOf(lab)
 	ack.Applied, ack.Windows, ack.At = true, 12, time.Now()
-	publish(t, daemon, topic("bed-3", "feedback/ack"), false, alert.AppendAck(nil, ack))
+	mosquittotest.Publish(t, daemon, topic("bed-3", "feedback/ack"), false, alert.AppendAck(nil, ack))
 	waitUntil(t, "the ack in the audit log", func() bool {
 		for _, r := range auditRecords(t, b.audit) {
 			if r.Action == "ack" && r.Status == "applied" && r.Windows != nil && *r.Windows == 12 && r.Who == "alice" {
@@ -339,8 +340,8 @@ func TestBoardRestartedMidStreamShowsWhatItMissed(t *testing.T) {
 	mq := startBroker(t)
 	cfg := testConfig(t, mq.URL("tcp"))
 	first := startBoard(t, cfg)
-	daemon := mqttClient(t, mq.URL("tcp"), "daemon")
-	publish(t, daemon, topic("bed-1", "alert"), false, alert.AppendAlert(nil, testEvent("bed-1", time.Now())))
+	daemon := mosquittotest.Client(t, mq.URL("tcp"), "daemon")
+	mosquittotest.Publish(t, daemon, topic("bed-1", "alert"), false, alert.AppendAlert(nil, testEvent("bed-1", time.Now())))
 	waitUntil(t, "the first alert", func() bool { return first.srv.alertCount() == 1 })
 	first.close()
 
@@ -348,8 +349,8 @@ func TestBoardRestartedMidStreamShowsWhatItMissed(t *testing.T) {
 	for _, bedName := range []string{"bed-1", "bed-2", "bed-3"} {
 		e := testEvent(bedName, time.Now())
 		missed = append(missed, e)
-		publish(t, daemon, topic(bedName, "alert"), false, alert.AppendAlert(nil, e))
-		publish(t, daemon, topic(bedName, "evidence"), false, alert.AppendEvidence(nil, testEvidence(e)))
+		mosquittotest.Publish(t, daemon, topic(bedName, "alert"), false, alert.AppendAlert(nil, e))
+		mosquittotest.Publish(t, daemon, topic(bedName, "evidence"), false, alert.AppendEvidence(nil, testEvidence(e)))
 	}
 	second := startBoard(t, cfg) // same client ID: the broker kept the session
 	waitUntil(t, "the alerts and evidence published while the board was down", func() bool {

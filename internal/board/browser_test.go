@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
 )
 
 // chromium returns the path of the browser the page is tested in; a
@@ -141,9 +142,9 @@ const inkJS = `(() => { const c = document.querySelector(%q); if (!c) return 0;
 func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 	b, daemon, feedback := startWithDaemon(t)
 	now := time.Now()
-	publish(t, daemon, topic("bed-3", "status"), true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now.Add(-time.Hour)}))
+	mosquittotest.Publish(t, daemon, topic("bed-3", "status"), true, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now.Add(-time.Hour)}))
 	for i := 120; i > 0; i-- {
-		publish(t, daemon, topic("bed-3", "score"), false, alert.AppendScore(nil, alert.Score{T: now.Add(-time.Duration(i) * time.Second), Score: 0.1 + 0.8*float64(i%40)/40}))
+		mosquittotest.Publish(t, daemon, topic("bed-3", "score"), false, alert.AppendScore(nil, alert.Score{T: now.Add(-time.Duration(i) * time.Second), Score: 0.1 + 0.8*float64(i%40)/40}))
 	}
 	shots := t.TempDir()
 	if d := os.Getenv("ICTAL_SCREENSHOTS"); d != "" { // keep them after the test
@@ -155,8 +156,8 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 	waitJS(t, alice, "bed-3's score trace", fmt.Sprintf(inkJS, `.tile[data-bed="bed-3"] canvas`)+" > 50")
 
 	e := testEvent("bed-3", now)
-	publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e))
-	publish(t, daemon, topic("bed-3", "evidence"), false, alert.AppendEvidence(nil, testEvidence(e)))
+	mosquittotest.Publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e))
+	mosquittotest.Publish(t, daemon, topic("bed-3", "evidence"), false, alert.AppendEvidence(nil, testEvidence(e)))
 	card := fmt.Sprintf(`.alert[data-id=%q]`, e.ID)
 	do(t, alice, "the alert ringing", chromedp.WaitVisible(chromedp.CSS(card+`.ringing[data-ringing="true"]`)))
 	do(t, alice, "the EEG drawn", chromedp.WaitVisible(chromedp.CSS(card+` canvas.eeg[data-drawn="true"]`)))
@@ -175,7 +176,7 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 	ack := alert.AckOf(lab)
 	ack.Applied, ack.Windows, ack.At = true, 17, time.Now()
 	ack.Note = "the detector already had 12 of the 17 windows right; the model learns the other 5"
-	publish(t, daemon, topic("bed-3", "feedback/ack"), false, alert.AppendAck(nil, ack))
+	mosquittotest.Publish(t, daemon, topic("bed-3", "feedback/ack"), false, alert.AppendAck(nil, ack))
 	waitJS(t, alice, "the daemon's ack beside the alert, with what the label teaches",
 		fmt.Sprintf(`(document.querySelector(%q) || {}).textContent?.includes("applied confirmed from alice — 17 windows; the detector already had 12 of the 17 windows right; the model learns the other 5")`, card+" .acks li.applied"))
 
@@ -191,7 +192,7 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 	// A second alert, silenced with Acknowledge before any verdict; bob,
 	// logged in later, sees the first one already acknowledged.
 	e2 := testEvent("bed-3", now.Add(time.Minute))
-	publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e2))
+	mosquittotest.Publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e2))
 	card2 := fmt.Sprintf(`.alert[data-id=%q]`, e2.ID)
 	bob := newBrowser(t, "bob").ctx
 	login(t, bob, b.url, "bob")
@@ -217,10 +218,12 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 func TestBrowserTileHoldsBriefArtifacts(t *testing.T) {
 	b, daemon, _ := startWithDaemon(t)
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) // the bed's signal time; the page's clock plays no part
-	status := func(st alert.Status) { publish(t, daemon, topic("bed-3", "status"), true, alert.AppendStatus(nil, st)) }
+	status := func(st alert.Status) {
+		mosquittotest.Publish(t, daemon, topic("bed-3", "status"), true, alert.AppendStatus(nil, st))
+	}
 	scores := func(from time.Time, n int) {
 		for i := range n {
-			publish(t, daemon, topic("bed-3", "score"), false, alert.AppendScore(nil, alert.Score{T: from.Add(time.Duration(i) * time.Second), Score: 0.1}))
+			mosquittotest.Publish(t, daemon, topic("bed-3", "score"), false, alert.AppendScore(nil, alert.Score{T: from.Add(time.Duration(i) * time.Second), Score: 0.1}))
 		}
 	}
 	t0, t1, t2, t3 := now.Add(-time.Hour), now.Add(-60*time.Second), now.Add(-30*time.Second), now.Add(-10*time.Second)

@@ -127,26 +127,6 @@ func waitUntil(t testing.TB, what string, cond func() bool) {
 	}
 }
 
-// mqttClient connects a plain paho client to the broker.
-func mqttClient(t testing.TB, broker, id string) paho.Client {
-	t.Helper()
-	opts := paho.NewClientOptions().AddBroker(broker).SetClientID(id).SetCleanSession(true).SetOrderMatters(false)
-	c := paho.NewClient(opts)
-	if tok := c.Connect(); !tok.Wait() || tok.Error() != nil {
-		t.Fatalf("mqtt client %s: connect: %v", id, tok.Error())
-	}
-	t.Cleanup(func() { c.Disconnect(100) })
-	return c
-}
-
-// publish sends p with QoS 1 and waits for the broker.
-func publish(t testing.TB, c paho.Client, topic string, retained bool, p []byte) {
-	t.Helper()
-	if tok := c.Publish(topic, 1, retained, p); !tok.Wait() || tok.Error() != nil {
-		t.Fatalf("publish %s: %v", topic, tok.Error())
-	}
-}
-
 // startWithDaemon starts a broker and a board on it, and a client in the
 // daemon's place subscribed to every bed's feedback. It returns the
 // board, that client and the feedback payloads as they arrive.
@@ -154,7 +134,7 @@ func startWithDaemon(t testing.TB) (*testBoard, paho.Client, <-chan []byte) {
 	t.Helper()
 	mq := startBroker(t)
 	b := startBoard(t, testConfig(t, mq.URL("tcp")))
-	daemon := mqttClient(t, mq.URL("tcp"), "daemon")
+	daemon := mosquittotest.Client(t, mq.URL("tcp"), "daemon")
 	feedback := make(chan []byte, 16)
 	if tok := daemon.Subscribe(topic("+", "feedback"), 1, func(_ paho.Client, m paho.Message) { feedback <- m.Payload() }); !tok.Wait() || tok.Error() != nil {
 		t.Fatal(tok.Error())

@@ -88,7 +88,7 @@ func TestWard(t *testing.T) {
 // publishWard publishes the ward's traffic for d and returns when each
 // alert was published.
 func publishWard(t *testing.T, broker string, d, alertEvery time.Duration) map[string]time.Time {
-	c := mqttClient(t, broker, "ward-beds")
+	c := mosquittotest.Client(t, broker, "ward-beds")
 	sent := map[string]time.Time{}
 	start := time.Now()
 	scores, alerts := time.NewTicker(time.Second), time.NewTicker(alertEvery)
@@ -105,8 +105,8 @@ func publishWard(t *testing.T, broker string, d, alertEvery time.Duration) map[s
 			e := testEvent(fmt.Sprintf("bed-%02d", i%wardBeds), now)
 			i++
 			sent[e.ID] = time.Now()
-			publish(t, c, topic(e.Bed, "alert"), false, alert.AppendAlert(nil, e))
-			publish(t, c, topic(e.Bed, "evidence"), false, alert.AppendEvidence(nil, testEvidence(e)))
+			mosquittotest.Publish(t, c, topic(e.Bed, "alert"), false, alert.AppendAlert(nil, e))
+			mosquittotest.Publish(t, c, topic(e.Bed, "evidence"), false, alert.AppendEvidence(nil, testEvidence(e)))
 		}
 	}
 	return sent
