@@ -1,7 +1,11 @@
 package modelfile
 
 import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"hash/crc32"
 	"reflect"
 	"strings"
 	"testing"
@@ -177,17 +181,52 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		meta, m, err := Decode(b)
-		if err != nil {
-			if m != nil {
-				t.Fatal("model returned with an error")
-			}
-			return
-		}
-		if m == nil || meta.Classifier.Features != m.Config().Features {
-			t.Fatalf("decoded %+v with model %v", meta, m)
+		checkDecode(t, b)
+		// Also with the checksum made right, so that a mutation reaches
+		// the metadata's and the model's decoders behind it.
+		if len(b) >= 4 {
+			sealed := bytes.Clone(b)
+			body := sealed[:len(sealed)-4]
+			binary.LittleEndian.PutUint32(sealed[len(body):], crc32.Checksum(body, castagnoli))
+			checkDecode(t, sealed)
 		}
 	})
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkDecode decodes b and, if it is accepted, checks that its model
+// fits its metadata and that it is written again (as the daemon's
+// checkpoints write a model they loaded) into a file that decodes to the
+// same metadata.
+func checkDecode(t *testing.T, b []byte) {
+	meta, m, err := Decode(b)
+	if err != nil {
+		if m != nil {
+			t.Fatal("model returned with an error")
+		}
+		return
+	}
+	if m == nil || meta.Classifier.Features != m.Config().Features {
+		t.Fatalf("decoded %+v with model %v", meta, m)
+	}
+	again, err := Encode(meta, m)
+	if err != nil {
+		t.Fatalf("accepted file cannot be written again: %v", err)
+	}
+	back, _, err := Decode(again)
+	if err != nil {
+		t.Fatalf("accepted file written again does not decode: %v", err)
+	}
+	if x, y := mustJSON(t, back), mustJSON(t, meta); !meta.Legacy && x != y {
+		t.Fatalf("accepted file written again decodes differently:\n%s\n%s", x, y)
+	}
 }
 
 // perChannelMeta describes a per-channel model of 2 features with a
