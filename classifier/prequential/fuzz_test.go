@@ -1,6 +1,12 @@
 package prequential
 
-import "testing"
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"testing"
+)
 
 // FuzzEvaluator checks both figures against the brute-force reference on
 // streams of few distinct scores (so ties abound): the first byte sets the
@@ -49,13 +55,35 @@ func FuzzUnmarshalBinary(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var r Evaluator
-		if r.UnmarshalBinary(data) != nil {
-			return
-		}
-		again, err := r.MarshalBinary()
-		if err != nil || string(again) != string(data) {
-			t.Fatalf("accepted checkpoint written back as %x, was %x", again, data)
+		checkUnmarshal(t, data)
+		// Also with the CRC made right, so that a mutation reaches the
+		// decoder behind it.
+		if len(data) >= 4 {
+			sealed := bytes.Clone(data)
+			body := sealed[:len(sealed)-4]
+			binary.LittleEndian.PutUint32(sealed[len(body):], crc32.ChecksumIEEE(body))
+			checkUnmarshal(t, sealed)
 		}
 	})
+}
+
+// checkUnmarshal restores a checkpoint and, if it is accepted, checks that
+// it is written back to the same bytes and that a failed restore left the
+// Evaluator as it was.
+func checkUnmarshal(t *testing.T, data []byte) {
+	r, _ := New(3, 0.5)
+	before, _ := r.MarshalBinary()
+	if err := r.UnmarshalBinary(data); err != nil {
+		if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("error %v does not wrap ErrCorrupt", err)
+		}
+		if after, _ := r.MarshalBinary(); !bytes.Equal(after, before) {
+			t.Fatal("a refused checkpoint changed the Evaluator")
+		}
+		return
+	}
+	again, err := r.MarshalBinary()
+	if err != nil || !bytes.Equal(again, data) {
+		t.Fatalf("accepted checkpoint written back as %x, was %x", again, data)
+	}
 }
