@@ -43,6 +43,11 @@ func NewBaseLearner(kind LearnerName, d int, beta float64) (*BaseLearner, error)
 	return &BaseLearner{h: newLearner(kind, d, beta), d: d}, nil
 }
 
+// Dim returns the number of features the learner takes. Through it an
+// ensemble checks a factory's learner against Config.Features (see
+// Dimensioned), a learner wrapping a BaseLearner included.
+func (b *BaseLearner) Dim() int { return b.d }
+
 // Learn adds x with its label and weight w > 0. A wrong dimension, a NaN or
 // infinite element or a weight that is not a finite positive number is an
 // error and changes nothing.

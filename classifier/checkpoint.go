@@ -139,7 +139,8 @@ func Load(data []byte) (Model, error) {
 
 // LoadWithLearner is Load for a checkpoint of NewWithLearner's ensemble:
 // mk makes the members, as for NewWithLearner, and each restores its state
-// with UnmarshalBinary (an error there is reported wrapping ErrCorrupt).
+// with UnmarshalBinary (an error there is reported wrapping ErrCorrupt, as
+// is a Dimensioned learner whose Dim is not the checkpoint's dimension).
 // A checkpoint of built-in learners is refused: Load restores it.
 func LoadWithLearner(data []byte, mk LearnerFactory) (Ensemble, error) {
 	if mk == nil {
@@ -188,7 +189,11 @@ func load(data []byte, mk LearnerFactory) (*ensemble, error) {
 		e = newEnsemble(c, a, ns, func(int) learner { return newLearner(c.Learner, c.Features, c.Beta) })
 	} else {
 		ls, err := makeLearners(c, mk)
-		if err != nil {
+		if errors.Is(err, errDimension) {
+			// The factory's learners cannot hold this checkpoint, as
+			// when one refuses its state.
+			return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		} else if err != nil {
 			return nil, err
 		}
 		e = newEnsemble(c, a, ns, func(m int) learner { return ls[m] })

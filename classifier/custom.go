@@ -1,6 +1,7 @@
 package classifier
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -46,8 +47,21 @@ type Learner interface {
 }
 
 // A LearnerFactory returns a new, untrained Learner for ensemble member m
-// (0 ≤ m < Config.Members), of the dimension Config.Features.
+// (0 ≤ m < Config.Members), of the dimension Config.Features: for
+// LoadWithLearner, the dimension of the checkpoint.
 type LearnerFactory func(m int) (Learner, error)
+
+// Dimensioned is a Learner that says how many features it takes.
+// NewWithLearner and LoadWithLearner refuse a factory's Dimensioned
+// learner whose Dim is not Config.Features (for LoadWithLearner, the
+// checkpoint's: a checkpoint of another dimension than the factory's
+// learners is then an error, not a model whose every Score fails). A
+// Learner without Dim is trusted to take Config.Features. BaseLearner is
+// Dimensioned.
+type Dimensioned interface {
+	Learner
+	Dim() int
+}
 
 // maxCustomState bounds the encoded state of one custom learner that Load
 // accepts (maxStateSize bounds the whole checkpoint).
@@ -78,6 +92,10 @@ func NewWithLearner(cfg Config, mk LearnerFactory) (Ensemble, error) {
 	return e, nil
 }
 
+// errDimension marks a Dimensioned learner of another dimension than the
+// ensemble's.
+var errDimension = errors.New("dimension")
+
 // makeLearners calls mk for every member of c and adapts what it returns.
 func makeLearners(c Config, mk LearnerFactory) ([]learner, error) {
 	ls := make([]learner, c.Members)
@@ -89,11 +107,12 @@ func makeLearners(c Config, mk LearnerFactory) ([]learner, error) {
 		if l == nil {
 			return nil, fmt.Errorf("classifier: learner %q for member %d: factory returned nil", c.Learner, m)
 		}
-		if b, ok := l.(*BaseLearner); ok && b.d == c.Features {
+		if dl, ok := l.(Dimensioned); ok && dl.Dim() != c.Features {
+			return nil, fmt.Errorf("classifier: learner %q for member %d: %w %d, want %d", c.Learner, m, errDimension, dl.Dim(), c.Features)
+		}
+		if b, ok := l.(*BaseLearner); ok {
 			ls[m] = b.h // built in: no adapter on the hot path
 			continue
-		} else if ok {
-			return nil, fmt.Errorf("classifier: learner %q for member %d: dimension %d, want %d", c.Learner, m, b.d, c.Features)
 		}
 		ls[m] = &custom{l: l}
 	}

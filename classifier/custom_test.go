@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -140,6 +141,7 @@ func TestNewWithLearnerErrors(t *testing.T) {
 		{"factory error", Config{Algorithm: AC2, Learner: "x", Features: 2}, func(int) (Learner, error) { return nil, errors.New("no") }},
 		{"nil learner", Config{Algorithm: AC2, Learner: "x", Features: 2}, func(int) (Learner, error) { return nil, nil }},
 		{"wrong dimension", Config{Algorithm: AC2, Learner: "x", Features: 2}, baseFactory(LearnerNB, 3, 1)},
+		{"wrong dimension, wrapped", Config{Algorithm: AC2, Learner: "x", Features: 2}, wrappedFactory(LearnerNB, 3)},
 	}
 	for _, tc := range bad {
 		if _, err := NewWithLearner(tc.cfg, tc.mk); err == nil {
@@ -182,11 +184,17 @@ func TestNewWithLearnerErrors(t *testing.T) {
 	}
 	h.failMarshal = false
 	ckpt, _ := m.MarshalBinary()
-	refuse := func(int) (Learner, error) {
-		b, _ := NewBaseLearner(LearnerNB, 3, 1) // another dimension: its UnmarshalBinary refuses the state
-		return &wrapped{BaseLearner: b}, nil
+	// Learners of another dimension: one that says so (Dimensioned) is
+	// refused before it is given the state; one that does not (its Dim
+	// hidden behind the interface) refuses the state itself.
+	if _, err := LoadWithLearner(ckpt, wrappedFactory(LearnerNB, 3)); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "dimension 3, want 2") {
+		t.Errorf("LoadWithLearner into learners of another dimension: %v, want ErrCorrupt naming it", err)
 	}
-	if _, err := LoadWithLearner(ckpt, refuse); !errors.Is(err, ErrCorrupt) {
+	refuse := func(int) (Learner, error) {
+		b, _ := NewBaseLearner(LearnerNB, 3, 1)
+		return struct{ Learner }{&wrapped{BaseLearner: b}}, nil
+	}
+	if _, err := LoadWithLearner(ckpt, refuse); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "custom learner state") {
 		t.Errorf("LoadWithLearner into learners that refuse the state: %v, want ErrCorrupt", err)
 	}
 	h.failLearn = true
@@ -377,7 +385,7 @@ func FuzzLoadWithLearner(f *testing.F) {
 		b, _ := m.MarshalBinary()
 		f.Add(b)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	check := func(t *testing.T, data []byte) {
 		m, err := LoadWithLearner(data, mk)
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
@@ -388,6 +396,15 @@ func FuzzLoadWithLearner(f *testing.F) {
 		back, err := m.MarshalBinary()
 		if err != nil || !bytes.Equal(back, data) {
 			t.Fatalf("accepted checkpoint writes back differently (%v)", err)
+		}
+		if _, err := m.Score(make([]float64, m.Config().Features)); err != nil {
+			t.Fatalf("accepted checkpoint does not score: %v", err)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check(t, data)
+		if fixed, ok := sealed(data); ok {
+			check(t, fixed)
 		}
 	})
 }
