@@ -3,7 +3,9 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"reflect"
 	"regexp"
 	"strings"
 	"time"
@@ -272,6 +274,33 @@ func ParseConfig(text, name string) (*Config, error) {
 	return &c, nil
 }
 
+// finite reports whether x is neither NaN nor infinite: TOML has nan and
+// inf, and no setting of the file means either.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// nonFinite finds the first NaN or infinite number in v, a section of the
+// configuration (or the whole of it), and returns its key in the file
+// (prefix, then the toml tags), the number and false; true when there is
+// none. Validate checks every number with it, those of a section it does
+// not otherwise check (a [record] that is off) and any added later.
+func nonFinite(v reflect.Value, prefix string) (string, float64, bool) {
+	switch v.Kind() {
+	case reflect.Float64:
+		return prefix, v.Float(), finite(v.Float())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			key := v.Type().Field(i).Tag.Get("toml")
+			if prefix != "" {
+				key = prefix + "." + key
+			}
+			if k, x, ok := nonFinite(v.Field(i), key); !ok {
+				return k, x, false
+			}
+		}
+	}
+	return "", 0, true
+}
+
 func fieldErr(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrConfig, field, fmt.Sprintf(format, args...))
 }
@@ -293,6 +322,9 @@ func (c *Config) withDefaults() {
 // configure (features, classifier, detector, pipeline), so each rule lives
 // in one place, and their typed errors are mapped to keys by tomlKeys.
 func (c *Config) Validate() error {
+	if key, x, ok := nonFinite(reflect.ValueOf(*c), ""); !ok {
+		return fieldErr(key, "%g: want a finite number (no setting takes nan or inf)", x)
+	}
 	for _, f := range []struct{ name, v string }{{"site.site", c.Site.Site}, {"site.bed", c.Site.Bed}} {
 		if strings.ContainsAny(f.v, "/#+\x00") || strings.TrimSpace(f.v) != f.v {
 			return fieldErr(f.name, "%q: must not contain / # + or surrounding spaces (it is an MQTT topic level)", f.v)

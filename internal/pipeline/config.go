@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/ictal/ictal/alert"
@@ -211,8 +212,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, &ConfigError{"learning.grace", c.Learning.Grace, "want 0 to 10m (0: the default, 1m)"}
 	case c.Learning.Grace >= c.Learning.Buffer:
 		return c, &ConfigError{"learning.grace", c.Learning.Grace, fmt.Sprintf("not below learning.buffer %v: windows would leave the buffer before their label is final", c.Learning.Buffer)}
-	case !(c.Quality.FlatMicrovolts > 0):
-		return c, &ConfigError{"quality.flat_microvolts", c.Quality.FlatMicrovolts, "want > 0"}
+	case !(c.Quality.FlatMicrovolts > 0) || math.IsInf(c.Quality.FlatMicrovolts, 1):
+		return c, &ConfigError{"quality.flat_microvolts", c.Quality.FlatMicrovolts, "want a finite number > 0"}
 	case c.CheckpointEvery < time.Second:
 		return c, &ConfigError{"checkpoint.every", c.CheckpointEvery, "want at least 1s"}
 	case c.TopChannels < 0:

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -34,6 +35,7 @@ func TestConfigValidation(t *testing.T) {
 		{"grace too long", Config{Learning: Learning{Grace: time.Hour}}, "learning.grace"},
 		{"grace beyond buffer", Config{Learning: Learning{Buffer: time.Minute, Grace: 2 * time.Minute}}, "learning.grace"},
 		{"flat", Config{Quality: Quality{FlatMicrovolts: -1}}, "quality.flat_microvolts"},
+		{"flat infinite", Config{Quality: Quality{FlatMicrovolts: math.Inf(1)}}, "quality.flat_microvolts"},
 		{"checkpoint", Config{CheckpointEvery: time.Millisecond}, "checkpoint.every"},
 		{"detector", Config{Detector: alertK(9)}, "k 9"},
 	}
