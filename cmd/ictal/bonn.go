@@ -123,11 +123,25 @@ func runBonn(args []string, stdout, stderr io.Writer) error {
 	return f.evaluate(enc)
 }
 
+// maxMinutes bounds -minutes: a week of spliced EEG, 210 MB of EDF.
+const maxMinutes = 7 * 24 * 60
+
+// checkMinutes checks -minutes, the length of a spliced recording.
+func checkMinutes(m float64) error {
+	if !(m > 0 && m <= maxMinutes) {
+		return fmt.Errorf("-minutes %v: want a length in (0, %d] (a week)", m, maxMinutes)
+	}
+	return nil
+}
+
 // splice runs -concat (writeConcat into -o) or -concat-eval
 // (concatEvaluate) on the segments under -data.
 func (f *bonnFlags) splice(enc *json.Encoder, stderr io.Writer) error {
 	if f.data == "" {
 		return errors.New("-data is required")
+	}
+	if err := checkMinutes(f.minutes); err != nil {
+		return err
 	}
 	cc := bonn.ConcatConfig{Duration: time.Duration(f.minutes * float64(time.Minute)), SeizureRate: f.rate, Seed: f.mf.seed}
 	if f.concat {

@@ -141,8 +141,8 @@ func feedbackEvaluate(fs *flag.FlagSet, data, plotDir string, rate float64, fb f
 			minutes, _ = strconv.ParseFloat(f.Value.String(), 64)
 		}
 	})
-	if !(minutes > 0) {
-		return fmt.Errorf("-minutes %v: want a positive length", minutes)
+	if err := checkMinutes(minutes); err != nil {
+		return err
 	}
 	if strings.HasPrefix(fb.trainHalf, fb.testHalf) || strings.HasPrefix(fb.testHalf, fb.trainHalf) {
 		return fmt.Errorf("-train-half %q and -test-half %q share segments: want disjoint halves (a and b, aa and ab, …)", fb.trainHalf, fb.testHalf)

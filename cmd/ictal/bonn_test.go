@@ -158,7 +158,10 @@ func TestBonnModes(t *testing.T) {
 		{[]string{"bonn", "concat-eval"}, "-data is required"},
 		{[]string{"bonn", "feedback-eval"}, "-data is required"},
 		{[]string{"bonn", "feedback-eval", "-data", "x", "-seeds", "5-1"}, `-seeds "5-1": 5 is after 1`},
-		{[]string{"bonn", "feedback-eval", "-data", "x", "-minutes", "-3"}, "-minutes -3: want a positive length"},
+		{[]string{"bonn", "feedback-eval", "-data", "x", "-minutes", "-3"}, "-minutes -3: want a length in (0, 10080]"},
+		{[]string{"bonn", "feedback-eval", "-data", "x", "-minutes", "inf"}, "-minutes +Inf: want a length"},
+		{[]string{"bonn", "concat-eval", "-data", "x", "-minutes", "nan"}, "-minutes NaN: want a length"},
+		{[]string{"bonn", "concat", "-data", "x", "-o", "x.edf", "-minutes", "0"}, "-minutes 0: want a length"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

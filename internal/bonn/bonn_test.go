@@ -3,6 +3,7 @@ package bonn
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,6 +49,42 @@ func TestLoadAllSets(t *testing.T) {
 		if n[set] != 80 {
 			t.Errorf("set %s: %d segments, want 80", set, n[set])
 		}
+	}
+}
+
+// TestConcatRefusesBadConfig: a seizure rate outside [0, 1] (NaN
+// included), a negative duration and a pool without background are
+// errors, before anything is written.
+func TestConcatRefusesBadConfig(t *testing.T) {
+	seg := func(set string) Segment {
+		return Segment{Set: set, Name: set + "001.txt", X: make([]float64, SegmentSamples)}
+	}
+	both := []Segment{seg("S"), seg("Z")}
+	for _, tt := range []struct {
+		name string
+		segs []Segment
+		cfg  ConcatConfig
+		want string
+	}{
+		{"rate NaN", both, ConcatConfig{SeizureRate: math.NaN()}, "seizure rate NaN"},
+		{"rate negative", both, ConcatConfig{SeizureRate: -0.1}, "seizure rate -0.1"},
+		{"rate above 1", both, ConcatConfig{SeizureRate: 1.5}, "seizure rate 1.5"},
+		{"negative duration", both, ConcatConfig{Duration: -time.Minute}, "duration -1m0s"},
+		{"no background", []Segment{seg("S")}, ConcatConfig{}, "need both"},
+	} {
+		f, err := os.Create(filepath.Join(t.TempDir(), "c.edf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Concat(f, tt.segs, tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want an error with %q", tt.name, err, tt.want)
+		}
+		if st, err := f.Stat(); err != nil {
+			t.Fatal(err)
+		} else if st.Size() != 0 {
+			t.Errorf("%s: %d bytes written", tt.name, st.Size())
+		}
+		f.Close()
 	}
 }
 

@@ -41,8 +41,11 @@ func Concat(w io.WriteSeeker, segs []Segment, cfg ConcatConfig) ([]acquire.Inter
 	if cfg.SeizureRate == 0 {
 		cfg.SeizureRate = 0.05
 	}
-	if cfg.SeizureRate < 0 || cfg.SeizureRate > 1 {
+	if !(cfg.SeizureRate >= 0 && cfg.SeizureRate <= 1) {
 		return nil, fmt.Errorf("bonn: seizure rate %v outside [0, 1]", cfg.SeizureRate)
+	}
+	if cfg.Duration < 0 {
+		return nil, fmt.Errorf("bonn: duration %v: want > 0 (0: an hour)", cfg.Duration)
 	}
 	var pos, neg []Segment
 	for _, s := range segs {
