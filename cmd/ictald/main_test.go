@@ -212,6 +212,17 @@ func TestDemoCommand(t *testing.T) {
 	}
 }
 
+// TestDemoRefusesBadSpeed: a speed that is no multiple of real time is
+// refused before anything runs (nan played the demo unpaced).
+func TestDemoRefusesBadSpeed(t *testing.T) {
+	for _, speed := range []string{"nan", "inf", "-5"} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"demo", "-speed", speed}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "-speed") || out.Len() != 0 {
+			t.Errorf("-speed %s: exit %d, %q, output %q", speed, code, errb.String(), out.String())
+		}
+	}
+}
+
 // TestGCPercent: ictald collects at gcPercent unless GOGC says otherwise.
 func TestGCPercent(t *testing.T) {
 	old := debug.SetGCPercent(100)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -69,6 +70,9 @@ func Demo(ctx context.Context, o DemoOptions, out io.Writer, log *slog.Logger) (
 	// goroutines: every line goes through one locked writer.
 	out = &syncWriter{w: out}
 	o = o.withDefaults()
+	if !(o.Speed > 0) || math.IsInf(o.Speed, 0) {
+		return eval.Summary{}, fmt.Errorf("-speed %v: want a multiple of real time > 0 (0: about 20 s in all)", o.Speed)
+	}
 	if need := time.Duration(o.Seizures) * (synth.SeizureGap + synth.ShortestSeizure); o.Duration < need {
 		return eval.Summary{}, fmt.Errorf("-duration %v is too short for %d seizures: at least %v", o.Duration, o.Seizures, need)
 	}
