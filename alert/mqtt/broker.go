@@ -79,7 +79,13 @@ func StartBroker(addr string, opt *BrokerOptions, log *slog.Logger) (*Broker, er
 		return nil, err
 	}
 	blog := slog.New(brokerLog{log.Handler()}).With(slog.String("component", "broker"))
-	srv := mochi.New(&mochi.Options{Logger: blog, InlineClient: false})
+	caps := mochi.NewDefaultServerCapabilities()
+	// A client declaring a larger packet is disconnected before the
+	// broker allocates for it: without a bound, mochi allocates whatever
+	// a header declares (up to 256 MB), before any authentication, in
+	// ictald's own memory.
+	caps.MaximumPacketSize = maxPacketSize
+	srv := mochi.New(&mochi.Options{Logger: blog, InlineClient: false, Capabilities: caps})
 	a.clients = srv.Clients
 	if err := srv.AddHook(a, nil); err != nil {
 		return nil, fmt.Errorf("alert: broker: %w", err)

@@ -83,6 +83,12 @@ const (
 	DefaultStoreMemory          = 16 << 20
 )
 
+// maxPacketSize bounds the packets ictal's MQTT code takes in: a packet
+// file the store reads back, and a packet a client sends the embedded
+// broker. The largest packet the publisher sends is an evidence payload
+// (alert.MaxEvidenceSize) with its topic and headers.
+const maxPacketSize = alert.MaxEvidenceSize + 64<<10
+
 // topicSafe reports whether s can be one level of a topic name.
 func topicSafe(s string) bool {
 	return s != "" && !strings.ContainsAny(s, "/+#\x00")

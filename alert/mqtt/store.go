@@ -387,7 +387,7 @@ func (s *store) Get(key string) packets.ControlPacket {
 		}
 		return nil
 	}
-	p, err := packets.ReadPacket(f)
+	p, err := readPacketFile(f)
 	f.Close()
 	if err != nil {
 		s.log.Error("mqtt: store: corrupt packet file set aside", slog.String("file", s.path(key, storeCorruptExt)), slog.String("error", err.Error()))
@@ -396,6 +396,42 @@ func (s *store) Get(key string) packets.ControlPacket {
 		return nil
 	}
 	return p
+}
+
+// readPacketFile reads a packet file, which holds exactly one packet of at
+// most maxPacketSize bytes. paho's ReadPacket allocates the length its
+// fixed header declares before reading it: a damaged header could make it
+// allocate 256 MB on a small board, so the declared length is checked
+// against the file's first.
+func readPacketFile(r io.Reader) (packets.ControlPacket, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxPacketSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxPacketSize {
+		return nil, fmt.Errorf("more than %d bytes: larger than any packet the publisher sends", maxPacketSize)
+	}
+	// The fixed header: a type byte, then the remaining length in 1 to 4
+	// bytes of 7 bits, low first.
+	n, size := 0, 0
+	for i, shift := 1, 0; ; i, shift = i+1, shift+7 {
+		if i >= len(b) || i > 4 {
+			return nil, fmt.Errorf("%d bytes: no complete packet header", len(b))
+		}
+		n |= int(b[i]&0x7f) << shift
+		if b[i]&0x80 == 0 {
+			size = i + 1 + n
+			break
+		}
+	}
+	if size != len(b) {
+		return nil, fmt.Errorf("the header declares a packet of %d bytes, the file holds %d", size, len(b))
+	}
+	p, err := packets.ReadPacket(bytes.NewReader(b))
+	if err != nil {
+		return nil, err // paho returns the half-read packet too
+	}
+	return p, nil
 }
 
 // All implements paho.Store: the keys, oldest first.

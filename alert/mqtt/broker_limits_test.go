@@ -1,0 +1,64 @@
+package mqtt
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/ictal/ictal/alert"
+)
+
+// TestEmbeddedBrokerRefusesHugePackets: a client on the network that
+// declares a packet of 256 MB (the most MQTT's header can say), before it
+// has even connected, is disconnected without the broker allocating for
+// it: the broker runs inside ictald, and a few such connections would
+// otherwise take a small board's memory and the detector with it. The
+// largest packet a daemon sends (an alert's evidence) still goes through.
+func TestEmbeddedBrokerRefusesHugePackets(t *testing.T) {
+	b := startAuthBroker(t, BrokerOptions{})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 3 {
+		c, err := net.Dial("tcp", b.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// CONNECT, remaining length 268435455, then the writer is done.
+		if _, err := c.Write([]byte{0x10, 0xff, 0xff, 0xff, 0x7f}); err != nil {
+			t.Fatal(err)
+		}
+		c.(*net.TCPConn).CloseWrite()
+		// The broker hangs up; whatever it sent first is read and dropped.
+		io.Copy(io.Discard, c)
+		c.Close()
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("the broker allocated %d MB for three connections declaring 256 MB packets", n>>20)
+	}
+
+	// The largest evidence a daemon sends: 8 channels, 60 s at 512 Hz
+	// (alert.MaxEvidenceSize's comment), reaches a subscriber.
+	sub := subscribe(t, brokerClient(t, b.URL(), "viewer", true), bed3+"/evidence")
+	now := time.Now()
+	ev := &alert.Evidence{AlertID: alert.NewID(), Site: "ward-7", Bed: "bed-3", Onset: now, DetectedAt: now,
+		Start: now.Add(-alert.MaxEvidenceSpan), Rate: 512}
+	for c := range alert.MaxEvidenceChannels {
+		ev.Channels = append(ev.Channels, fmt.Sprintf("C%d", c))
+		x := make([]float32, 512*int(alert.MaxEvidenceSpan/time.Second))
+		for i := range x {
+			x[i] = float32(i%977) - 488 // every count used: no run the encoding could shorten
+		}
+		ev.Samples = append(ev.Samples, x)
+	}
+	if err := b.daemon.Evidence(ev); err != nil {
+		t.Fatal(err)
+	}
+	r := waitFor(t, sub, "the evidence", func(received) bool { return true })
+	if got, err := alert.ParseEvidence(r.payload); err != nil || got.AlertID != ev.AlertID || len(r.payload) < 600<<10 {
+		t.Errorf("evidence of %d bytes: %v", len(r.payload), err)
+	}
+}
