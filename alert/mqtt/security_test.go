@@ -1,6 +1,7 @@
 package mqtt
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func startSecureMosquitto(t *testing.T) (*mosquittotest.Broker, *mosquittotest.P
 		t.Fatal(err)
 	}
 	pki := mosquittotest.NewPKI(t)
-	return mosquittotest.Start(t, mosquittotest.Opts{Users: testUsers, ACL: string(acl), PKI: pki}), pki
+	return mosquittotest.Start(t, mosquittotest.Opts{Users: testUsers, ACL: string(acl), PKI: pki, MaxPacketSize: maxPacketSize}), pki
 }
 
 // secureConn is user's connection to b with the test PKI.
@@ -183,6 +184,34 @@ func TestMQTTSecretsNeverLogged(t *testing.T) {
 	}
 }
 
+// TestMQTTBrokerDisconnectsOversizePackets: the documented broker
+// configuration bounds packets (max_packet_size), so that a user allowed
+// to publish feedback cannot send the daemon a message of hundreds of
+// megabytes, which paho would allocate whole on a small board: mosquitto
+// disconnects the sender, and the daemon still takes the next feedback.
+func TestMQTTBrokerDisconnectsOversizePackets(t *testing.T) {
+	b, pki := startSecureMosquitto(t)
+	cfg := testMQTTConfig(t, b.URL("ssl"))
+	cfg.Connection = secureConn(b, pki, "ictald-ward-7-bed-3")
+	m := newTestMQTT(t, cfg, nil)
+	waitAcked(t, m, 0)
+	alice := testClient(t, secureConn(b, pki, "clinician-alice"), "alice-big", true)
+	big := `{"v":1,"alert_id":"x","verdict":"confirmed"}` + strings.Repeat(" ", 2*maxPacketSize)
+	alice.Publish(bed3+"/feedback", 0, false, big).Wait()
+	waitUntil(t, "mosquitto disconnects the sender", func() bool { return strings.Contains(b.Log(), "alice-big disconnected due to oversize packet") })
+	e := testEventN("ward-7", "bed-3")
+	next := testClient(t, secureConn(b, pki, "clinician-alice"), "alice", true)
+	if tok := next.Publish(bed3+"/feedback", 1, false, `{"v":1,"alert_id":"`+e.ID+`","verdict":"rejected"}`); !tok.Wait() || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	if lab := <-m.Labels(); lab.AlertID != e.ID {
+		t.Errorf("label %+v, want the rejection of %s", lab, e.ID)
+	}
+	if s := m.Stats(); s.RejectedFeedback != 0 {
+		t.Errorf("%d feedback messages refused by the daemon: the oversize one reached it", s.RejectedFeedback)
+	}
+}
+
 // TestReadmeDocumentsTheTestedACL: README.md shows the very ACL file the
 // security test runs mosquitto with.
 func TestReadmeDocumentsTheTestedACL(t *testing.T) {
@@ -197,7 +226,8 @@ func TestReadmeDocumentsTheTestedACL(t *testing.T) {
 	if !strings.Contains(string(readme), "```\n"+string(acl)+"```\n") {
 		t.Error("README.md does not quote testdata/mosquitto/acl verbatim")
 	}
-	for _, directive := range []string{"require_certificate true", "allow_anonymous false", "password_file", "acl_file", "persistence true", "tls_version tlsv1.2"} {
+	for _, directive := range []string{"require_certificate true", "allow_anonymous false", "password_file", "acl_file", "persistence true", "tls_version tlsv1.2",
+		fmt.Sprintf("max_packet_size %d", maxPacketSize)} {
 		if !strings.Contains(string(readme), directive) {
 			t.Errorf("README.md's mosquitto configuration lacks %q", directive)
 		}

@@ -34,6 +34,9 @@ type Opts struct {
 	PKI *PKI
 	// Port is the loopback port to listen on; 0 picks a free one.
 	Port int
+	// MaxPacketSize, when not 0, is max_packet_size: a client sending a
+	// larger packet is disconnected (the log says "oversize packet").
+	MaxPacketSize int
 }
 
 // Broker is a mosquitto process run by a test; it is killed when the test
@@ -96,6 +99,9 @@ func Start(t testing.TB, opts Opts) *Broker {
 		c.WriteString("persistence false\n")
 	}
 	c.WriteString("max_queued_messages 100000\n")
+	if opts.MaxPacketSize != 0 {
+		fmt.Fprintf(&c, "max_packet_size %d\n", opts.MaxPacketSize)
+	}
 	if len(opts.Users) == 0 {
 		c.WriteString("allow_anonymous true\n")
 	} else {
