@@ -49,6 +49,29 @@ func TestParseCensors(t *testing.T) {
 	}
 }
 
+// FuzzParseCensors: whatever -censors is given, ParseCensors returns
+// bounds that are 0 or finite and positive, and that FormatCensors writes
+// back into a list that parses to the same bounds; or an error.
+func FuzzParseCensors(f *testing.F) {
+	for _, s := range []string{FormatCensors(DefaultCensors), " 0, 1.5 ", "1e308,5e-324", "0x1p-2", "-0", "1,,2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cs, err := ParseCensors(s)
+		if err != nil {
+			return
+		}
+		for _, c := range cs {
+			if !(c >= 0) || math.IsInf(c, 0) {
+				t.Fatalf("%q gives the bound %v", s, c)
+			}
+		}
+		if back, err := ParseCensors(FormatCensors(cs)); err != nil || !slices.Equal(back, cs) {
+			t.Fatalf("%q: %v written as %q reads back as %v, %v", s, cs, FormatCensors(cs), back, err)
+		}
+	})
+}
+
 // TestBuildDayOneRefusesABadCensor: a bound that is not 0 or a finite
 // positive number is refused before any segment is read.
 func TestBuildDayOneRefusesABadCensor(t *testing.T) {
