@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ictal/ictal/alert"
@@ -15,7 +16,9 @@ import (
 // watchLine renders one MQTT message of the ictal contract as a line for a
 // clinician's terminal: local time of receipt, the bed (site/bed), and
 // what happened. A message that does not follow the contract is shown as
-// MALFORMED with its payload quoted and cut to 120 bytes.
+// MALFORMED with its payload quoted and cut to 120 bytes. Whatever the
+// topic and payload hold, the line holds printable characters only (see
+// printable).
 func watchLine(topic string, payload []byte, retained bool, at time.Time) string {
 	where, kind := topic, ""
 	if i := strings.LastIndexByte(topic, '/'); i >= 0 {
@@ -42,8 +45,36 @@ func watchLine(topic string, payload []byte, retained bool, at time.Time) string
 	if retained {
 		b.WriteString("  (retained)")
 	}
+	return printable(b.String())
+}
+
+// printable escapes, Go-style (\x1b, \u202e), every character of s that
+// is not printable: control characters, whose escape sequences would let
+// anyone who can publish on a topic the clinician watches move the
+// cursor, rewrite earlier lines or retitle the terminal, and format
+// characters such as bidirectional overrides, which reorder what is
+// shown. Topics and the payloads' strings (ids, channels, algorithm)
+// come from the network.
+func printable(s string) string {
+	if utf8.ValidString(s) && strings.IndexFunc(s, notPrintable) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if notPrintable(r) {
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		} else {
+			b.WriteRune(r)
+		}
+	}
 	return b.String()
 }
+
+// notPrintable reports whether r is neither a graphic character nor the
+// ASCII space. (printable writes a byte that is not UTF-8 as the
+// replacement character U+FFFD, which is printable.)
+func notPrintable(r rune) bool { return !unicode.IsPrint(r) }
 
 // contractMessage has the fields of every payload of the MQTT contract.
 type contractMessage struct {

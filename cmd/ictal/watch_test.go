@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
@@ -59,6 +61,13 @@ func TestWatchLine(t *testing.T) {
 		{"alert without onset", "ictal/ward-7/bed-3/alert", `{"v":1,"id":"x","score":1}`, false, prefix + `MALFORMED alert message ("onset": "" is not an RFC 3339 time): "{\"v\":1,\"id\":\"x\",\"score\":1}"`},
 		{"long binary payload cut", "ictal/ward-7/bed-3/alert", "\xff" + strings.Repeat("a", 200), false, prefix + `MALFORMED alert message (not UTF-8): "\xff` + strings.Repeat("a", 119) + `"… (201 bytes)`},
 		{"unknown topic", "ictal/ward-7/bed-3/video", `{"v":1}`, false, prefix[:len(prefix)-len("ward-7/bed-3  ")] + `ward-7/bed-3  MALFORMED video message (unknown topic kind "video"): "{\"v\":1}"`},
+		// Escape sequences and bidirectional overrides from the network
+		// reach the terminal escaped.
+		{"escapes in an alert", "ictal/ward-7/bed-3/alert",
+			strings.Replace(strings.Replace(string(alert.AppendAlert(nil, e)), `"UOB"`, `"UOB\u001b]0;pwned\u0007\u001b[2J"`, 1), `"T7-P7"`, `"T7\u202eP7\u009b"`, 1), false,
+			prefix + `SEIZURE ALERT  onset ` + loc("09:30:15") + `  score 0.93  channels T7\u202eP7\u009b,F7-T7  (UOB\x1b]0;pwned\a\x1b[2J, id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)`},
+		{"escapes in the topic", "ictal/ward-7/bed-\x1b[31m3/score", string(alert.AppendScore(nil, alert.Score{T: at, Score: 0.25})), false,
+			prefix[:len(prefix)-len("ward-7/bed-3  ")] + `ward-7/bed-\x1b[31m3  score 0.250 at ` + loc("09:30:20")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,6 +76,28 @@ func TestWatchLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzWatchLine: whatever topic and payload arrive, the line printed
+// holds printable UTF-8 only: no byte the terminal would take as a
+// control.
+func FuzzWatchLine(f *testing.F) {
+	at := time.Date(2026, 11, 21, 9, 30, 20, 0, time.UTC)
+	e := &alert.Event{ID: "8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b", Site: "ward-7", Bed: "bed-3",
+		Onset: at, DetectedAt: at, Score: 0.5, Algorithm: "UOB\x1b[2J", Channels: []string{"T7\u202e"}}
+	f.Add("ictal/ward-7/bed-3/alert", alert.AppendAlert(nil, e))
+	f.Add("ictal/ward-7/bed-3/status", alert.AppendStatus(nil, alert.Status{State: alert.StateArtifact, Since: at, Artifact: "eye\a", Channels: []string{"Fp1"}}))
+	f.Add("ictal/w/b/feedback/from/\x9b", []byte(`{"v":1,"alert_id":"\u001b","verdict":"confirmed"}`))
+	f.Add("ictal/w/b/feedback/ack", []byte("\xff\x1b"))
+	f.Fuzz(func(t *testing.T, topic string, payload []byte) {
+		line := watchLine(topic, payload, false, at)
+		if !utf8.ValidString(line) {
+			t.Fatalf("line not UTF-8: %q", line)
+		}
+		if i := strings.IndexFunc(line, func(r rune) bool { return !unicode.IsPrint(r) }); i >= 0 {
+			t.Fatalf("line holds %q at byte %d: %q", line[i:i+1], i, line)
+		}
+	})
 }
 
 // testMosquitto is mosquitto admitting anonymous clients to everything.
