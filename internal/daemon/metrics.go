@@ -2,10 +2,10 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/internal/metrics"
@@ -32,12 +32,19 @@ func (c *Config) validateMetrics() error {
 	return nil
 }
 
+// metricsRetry is how often startMetrics tries again to listen on an
+// address it could not.
+var metricsRetry = 10 * time.Second
+
 // startMetrics listens on metrics.listen and serves the metrics until
 // the returned stop function is called (nil, and a stop that does
-// nothing, when metrics are off). pub may be nil (no MQTT).
-func startMetrics(ctx context.Context, cfg *Config, pub *mqtt.Publisher, opt Options, log *slog.Logger) (*metrics.Metrics, func(), error) {
+// nothing, when metrics are off). pub may be nil (no MQTT). An address it
+// cannot listen on (another process holds the port) does not stop the
+// daemon, whose job is detection: it logs an ERROR and tries again every
+// metricsRetry, counting meanwhile, so the metrics are whole once served.
+func startMetrics(ctx context.Context, cfg *Config, pub *mqtt.Publisher, opt Options, log *slog.Logger) (*metrics.Metrics, func()) {
 	if cfg.Metrics.Listen == "" {
-		return nil, func() {}, nil
+		return nil, func() {}
 	}
 	o := metrics.Options{Version: opt.Program, Checkpoint: cfg.Checkpoint.Path}
 	if pub != nil {
@@ -47,22 +54,31 @@ func startMetrics(ctx context.Context, cfg *Config, pub *mqtt.Publisher, opt Opt
 	m := metrics.New(o)
 	ln, err := net.Listen("tcp", cfg.Metrics.Listen)
 	if err != nil {
-		return nil, nil, fmt.Errorf("metrics.listen: %w", err)
-	}
-	log.Info("metrics listening", slog.String("url", "http://"+ln.Addr().String()+"/metrics"))
-	if opt.MetricsListening != nil {
-		opt.MetricsListening(ln.Addr().String())
+		log.Error("metrics: cannot listen; detection goes on without /metrics and /healthz, listening is tried again",
+			slog.String("listen", cfg.Metrics.Listen), slog.Duration("every", metricsRetry), slog.Any("err", err))
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		for ln == nil {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(metricsRetry):
+			}
+			ln, err = net.Listen("tcp", cfg.Metrics.Listen)
+		}
+		log.Info("metrics listening", slog.String("url", "http://"+ln.Addr().String()+"/metrics"))
+		if opt.MetricsListening != nil {
+			opt.MetricsListening(ln.Addr().String())
+		}
 		if err := metrics.Serve(ctx, ln, m.Handler()); err != nil {
 			log.Error("metrics: serving stopped", slog.Any("err", err))
 		}
 	}()
-	return m, func() { cancel(); wg.Wait() }, nil
+	return m, func() { cancel(); wg.Wait() }
 }
 
 // bothWindows calls a, if set, then b after every window.

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ictal/ictal/internal/metrics/metricstest"
+	"github.com/ictal/ictal/internal/pipeline"
 	"github.com/ictal/ictal/internal/syncbuf"
 )
 
@@ -100,5 +102,63 @@ listen = "127.0.0.1:0"
 	}
 	if !strings.Contains(logs.String(), `msg="metrics listening" url=http://127.0.0.1:`) {
 		t.Errorf("the endpoint is not logged:\n%s", logs.String())
+	}
+}
+
+// TestRunDetectsWhileTheMetricsPortIsTaken: with metrics.listen held by
+// another process, the daemon still runs the pipeline (it is a monitor
+// first), logs an ERROR, and serves the metrics, counted from the start,
+// once the port is free.
+func TestRunDetectsWhileTheMetricsPortIsTaken(t *testing.T) {
+	defer func(d time.Duration) { metricsRetry = d }(metricsRetry)
+	metricsRetry = 20 * time.Millisecond
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig(simulatedPatient+"[metrics]\nlisten = \""+held.Addr().String()+"\"\n", "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncbuf.Buffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	windows := make(chan struct{}, 3)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), Options{
+			MetricsListening: func(a string) { addr <- a },
+			Window: func(pipeline.Stats) {
+				select {
+				case windows <- struct{}{}:
+				default: // counted enough; never hold the pipeline up
+				}
+			},
+		})
+	}()
+	for range 3 {
+		select {
+		case <-windows:
+		case err := <-done:
+			t.Fatalf("the daemon stopped: %v\n%s", err, logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), `level=ERROR msg="metrics: cannot listen; detection goes on`) {
+		t.Errorf("no ERROR about the port:\n%s", logs.String())
+	}
+	select {
+	case a := <-addr:
+		t.Fatalf("listening on %s while the port is held", a)
+	default:
+	}
+	held.Close()
+	base := "http://" + <-addr
+	if code, body := metricstest.Get(t, base+"/healthz"); code != http.StatusOK || !strings.HasPrefix(body, "ok: ") {
+		t.Errorf("/healthz once listening: %d %s", code, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -66,10 +66,7 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 	}
 	defer out.close()
 	hooks := pipeline.Hooks{Ready: opt.Ready, Window: opt.Window}
-	met, stopMetrics, err := startMetrics(ctx, cfg, out.pub, opt, log)
-	if err != nil {
-		return err
-	}
+	met, stopMetrics := startMetrics(ctx, cfg, out.pub, opt, log)
 	defer stopMetrics()
 	if met != nil {
 		hooks.Window = bothWindows(opt.Window, met.Window)
