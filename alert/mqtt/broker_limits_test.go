@@ -5,6 +5,8 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,4 +63,21 @@ func TestEmbeddedBrokerRefusesHugePackets(t *testing.T) {
 	if got, err := alert.ParseEvidence(r.payload); err != nil || got.AlertID != ev.AlertID || len(r.payload) < 600<<10 {
 		t.Errorf("evidence of %d bytes: %v", len(r.payload), err)
 	}
+
+	// Evidence larger than the contract allows (4× the rate: about 2.6 MB)
+	// is refused by the publisher, not sent to be refused by the broker,
+	// and the next alert goes through.
+	for c := range ev.Samples {
+		ev.Samples[c] = slices.Repeat(ev.Samples[c], 4)
+	}
+	ev.Rate, ev.AlertID = 2048, alert.NewID()
+	if err := b.daemon.Evidence(ev); err == nil || !strings.Contains(err.Error(), "more than alert.MaxEvidenceSize") {
+		t.Errorf("evidence of 2.6 MB: %v, want an error", err)
+	}
+	alerts := subscribe(t, brokerClient(t, b.URL(), "viewer-2", true), bed3+"/alert")
+	e := testEventN("ward-7", "bed-3")
+	if err := b.daemon.Alert(e); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, alerts, "the next alert", func(r received) bool { return alertID(r) == e.ID })
 }

@@ -262,9 +262,17 @@ func (m *Publisher) EventEnd(e *alert.Event) error {
 
 // Evidence implements alert.EvidenceSink: the alert's EEG
 // (AppendEvidence) is queued for the …/evidence topic with QoS 1, never
-// dropped. It allocates the payload: once per alert.
+// dropped. It allocates the payload: once per alert. A payload larger
+// than alert.MaxEvidenceSize is an error and is not sent: every receiver
+// refuses it, and a broker bounding packets (the embedded one, mosquitto
+// as alert/README.md configures it) would disconnect the daemon for it,
+// again at every resend, holding up the alerts queued behind it.
 func (m *Publisher) Evidence(ev *alert.Evidence) error {
-	return m.enqueue(kindEvidence, true, func(b []byte) []byte { return alert.AppendEvidence(b, ev) })
+	p := alert.AppendEvidence(nil, ev)
+	if len(p) > alert.MaxEvidenceSize {
+		return fmt.Errorf("alert: mqtt: evidence of alert %s is %d bytes, more than alert.MaxEvidenceSize (%d): not sent", ev.AlertID, len(p), alert.MaxEvidenceSize)
+	}
+	return m.enqueue(kindEvidence, true, func(b []byte) []byte { return append(b, p...) })
 }
 
 // Ack implements alert.AckSink: the answer to a feedback message is

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math"
 	"time"
 
 	"github.com/ictal/ictal/alert"
@@ -41,6 +42,17 @@ type pendingEvidence struct {
 // defaultEvidenceChannels is how many channels a snippet holds when the
 // alert names none.
 const defaultEvidenceChannels = 4
+
+// evidenceRate is the highest rate a snippet is sent at. A faster
+// source's snippet (an ADS1299 at 1–16 kHz, an ECoG recording at 2 kHz)
+// holds the mean of every k frames, k the smallest integer that brings
+// the rate to evidenceRate or below: the conditioned signal is low-passed
+// at 70 Hz, well below the new Nyquist frequency (128 Hz at least), and
+// the mean is a low-pass of its own where conditioning is off. At 512 Hz
+// a snippet of alert.MaxEvidenceChannels over alert.MaxEvidenceSpan is
+// about 660 KiB, within alert.MaxEvidenceSize, which every receiver
+// enforces; at 2048 Hz it was 2.6 MB, which they refused.
+const evidenceRate = 512
 
 func newEvidence(channels []string, rate float64, s *sinks, wall func(time.Duration) time.Time) *evidence {
 	frames := int(alert.MaxEvidenceSpan.Seconds()*rate) + 1
@@ -129,17 +141,27 @@ func (e *evidence) cut() {
 	end := e.last + e.period // end of the newest frame
 	n := int((end - (p.onset - alert.EvidenceBefore) + e.period/2) / e.period)
 	n = max(1, min(n, e.count))
+	k := max(1, int(math.Ceil(e.rate/evidenceRate))) // frames a sample
+	if n < k {
+		k = 1
+	}
+	n -= n % k // the oldest frames that do not fill a sample go
 	first := e.head - n
 	if first < 0 {
 		first += e.frames
 	}
-	p.ev.Start = e.wall(e.last - time.Duration(n-1)*e.period)
-	p.ev.Rate = e.rate
+	// A sample stands at the middle of its frames.
+	p.ev.Start = e.wall(e.last - time.Duration(n-1)*e.period + time.Duration(k-1)*e.period/2)
+	p.ev.Rate = e.rate / float64(k)
 	p.ev.Samples = make([][]float32, len(p.chans))
 	for i, c := range p.chans {
-		xs := make([]float32, n)
-		for k := range xs {
-			xs[k] = e.ring[((first+k)%e.frames)*e.nch+c]
+		xs := make([]float32, n/k)
+		for j := range xs {
+			sum := 0.0
+			for q := range k {
+				sum += float64(e.ring[((first+j*k+q)%e.frames)*e.nch+c])
+			}
+			xs[j] = float32(sum / float64(k))
 		}
 		p.ev.Samples[i] = xs
 	}

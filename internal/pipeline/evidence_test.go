@@ -146,3 +146,65 @@ func conditionedSignal(t *testing.T, src acquire.Source) [][]float64 {
 	}
 	return out
 }
+
+// A source faster than evidenceRate sends its snippet at rate/k, each
+// sample the mean of k frames, stamped at their middle; a snippet of the
+// most channels over the longest span then fits alert.MaxEvidenceSize,
+// as at 512 Hz (at 2048 Hz it was 2.6 MB, which receivers refuse).
+func TestEvidenceHighRateIsAveraged(t *testing.T) {
+	for _, tt := range []struct {
+		rate float64
+		k    int
+	}{{512, 1}, {1000, 2}, {2048, 4}, {16000, 32}} {
+		sink := &evidenceSink{}
+		s := newSinks([]alert.Sink{sink}, nil, new(int64))
+		names := make([]string, alert.MaxEvidenceChannels)
+		for c := range names {
+			names[c] = string(rune('a' + c))
+		}
+		e := newEvidence(names, tt.rate, &s, func(d time.Duration) time.Time { return t0.Add(d) })
+		period := time.Duration(float64(time.Second) / tt.rate)
+		x := make([]float64, len(names))
+		last := -1 // the frame that completed the snippet
+		for i := 0; last < 0 && i < int(90*tt.rate); i++ {
+			if i == int(10*tt.rate) {
+				e.alert(&alert.Event{ID: alert.NewID(), OnsetOffset: 15 * time.Second, DetectedOffset: 70 * time.Second, Channels: names})
+			}
+			for c := range x {
+				x[c] = float64(i%1000) - 500 + float64(c) // frame i holds i mod 1000 − 500 (+ the channel)
+			}
+			e.push(time.Duration(i)*period, x)
+			if len(sink.snippets) > 0 {
+				last = i
+			}
+		}
+		if len(sink.snippets) != 1 {
+			t.Fatalf("%g Hz: %d snippets", tt.rate, len(sink.snippets))
+		}
+		ev := sink.snippets[0]
+		if ev.Rate != tt.rate/float64(tt.k) || len(ev.Samples) != len(names) {
+			t.Fatalf("%g Hz: snippet at %g Hz of %d channels, want %g Hz", tt.rate, ev.Rate, len(ev.Samples), tt.rate/float64(tt.k))
+		}
+		// The last sample is the mean of the k newest frames.
+		xs := ev.Samples[1]
+		want := 0.0
+		for q := range tt.k {
+			want += float64((last-q)%1000) - 500 + 1
+		}
+		if got := xs[len(xs)-1]; got != float32(want/float64(tt.k)) {
+			t.Errorf("%g Hz: last sample %g, want the mean of the %d newest frames %g", tt.rate, got, tt.k, want/float64(tt.k))
+		}
+		// The first sample stands at the middle of its k frames.
+		firstFrame := last + 1 - len(xs)*tt.k
+		mid := time.Duration(firstFrame)*period + time.Duration(tt.k-1)*period/2
+		if !ev.Start.Equal(t0.Add(mid)) {
+			t.Errorf("%g Hz: start %v, want %v", tt.rate, ev.Start.Sub(t0), mid)
+		}
+		if n := len(alert.AppendEvidence(nil, &ev)); n > alert.MaxEvidenceSize {
+			t.Errorf("%g Hz: %d bytes of evidence, more than %d", tt.rate, n, alert.MaxEvidenceSize)
+		}
+		if _, err := alert.ParseEvidence(alert.AppendEvidence(nil, &ev)); err != nil {
+			t.Errorf("%g Hz: %v", tt.rate, err)
+		}
+	}
+}
