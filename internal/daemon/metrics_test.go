@@ -1,8 +1,6 @@
 package daemon
 
 import (
-	"context"
-	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/ictal/ictal/internal/metrics/metricstest"
 	"github.com/ictal/ictal/internal/pipeline"
-	"github.com/ictal/ictal/internal/syncbuf"
 )
 
 // TestRunServesMetricsAndHealth runs the daemon on a simulated patient
@@ -35,14 +32,9 @@ listen = "127.0.0.1:0"
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncbuf.Buffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	addr := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), Options{Program: "ictald test", MetricsListening: func(a string) { addr <- a }})
-	}()
+	r := startRun(t, cfg, Options{Program: "ictald test", MetricsListening: func(a string) { addr <- a }})
+	logs, done := r.logs, r.done
 	var base string
 	select {
 	case a := <-addr:
@@ -96,10 +88,7 @@ listen = "127.0.0.1:0"
 	if code, body := metricstest.Get(t, base+"/healthz"); code != http.StatusOK || !strings.HasPrefix(body, "ok: ") {
 		t.Errorf("/healthz while running: %d %s", code, body)
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	r.stop(t)
 	if !strings.Contains(logs.String(), `msg="metrics listening" url=http://127.0.0.1:`) {
 		t.Errorf("the endpoint is not logged:\n%s", logs.String())
 	}
@@ -120,32 +109,26 @@ func TestRunDetectsWhileTheMetricsPortIsTaken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncbuf.Buffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	addr := make(chan string, 1)
 	windows := make(chan struct{}, 3)
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, cfg, slog.New(slog.NewTextHandler(logs, nil)), Options{
-			MetricsListening: func(a string) { addr <- a },
-			Window: func(pipeline.Stats) {
-				select {
-				case windows <- struct{}{}:
-				default: // counted enough; never hold the pipeline up
-				}
-			},
-		})
-	}()
+	r := startRun(t, cfg, Options{
+		MetricsListening: func(a string) { addr <- a },
+		Window: func(pipeline.Stats) {
+			select {
+			case windows <- struct{}{}:
+			default: // counted enough; never hold the pipeline up
+			}
+		},
+	})
 	for range 3 {
 		select {
 		case <-windows:
-		case err := <-done:
-			t.Fatalf("the daemon stopped: %v\n%s", err, logs.String())
+		case err := <-r.done:
+			t.Fatalf("the daemon stopped: %v\n%s", err, r.logs)
 		}
 	}
-	if !strings.Contains(logs.String(), `level=ERROR msg="metrics: cannot listen; detection goes on`) {
-		t.Errorf("no ERROR about the port:\n%s", logs.String())
+	if !strings.Contains(r.logs.String(), `level=ERROR msg="metrics: cannot listen; detection goes on`) {
+		t.Errorf("no ERROR about the port:\n%s", r.logs)
 	}
 	select {
 	case a := <-addr:
@@ -157,8 +140,5 @@ func TestRunDetectsWhileTheMetricsPortIsTaken(t *testing.T) {
 	if code, body := metricstest.Get(t, base+"/healthz"); code != http.StatusOK || !strings.HasPrefix(body, "ok: ") {
 		t.Errorf("/healthz once listening: %d %s", code, body)
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	r.stop(t)
 }

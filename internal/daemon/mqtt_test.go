@@ -1,10 +1,8 @@
 package daemon
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +13,6 @@ import (
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt"
 	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
-	"github.com/ictal/ictal/internal/syncbuf"
 	"github.com/ictal/ictal/internal/users"
 )
 
@@ -44,12 +41,8 @@ broker_users = "`+usersFile+`"
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncbuf.Buffer{}
-	log := slog.New(slog.NewTextHandler(logs, nil))
-	ctx, cancel := context.WithCancel(context.Background()) // the test cancels it when done
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- Run(ctx, cfg, log, Options{}) }()
+	r := startRun(t, cfg, Options{})
+	logs, done := r.logs, r.done
 
 	conn := mqtt.Connection{Brokers: []string{"tcp://" + addr}, Username: "clinician-alice", Password: "alice-Wx5%pass"}
 	opts, err := conn.ClientOptions("clinician")
@@ -107,10 +100,7 @@ broker_users = "`+usersFile+`"
 	case err := <-done: // no clock here: the daemon's own context ends the wait
 		t.Fatalf("the daemon stopped before acknowledging the feedback: %v\n%s", err, logs.String())
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	r.stop(t)
 	if !strings.Contains(logs.String(), "label applied") {
 		t.Errorf("feedback was not applied:\n%s", logs.String())
 	}
