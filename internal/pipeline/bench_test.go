@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"github.com/ictal/ictal/features/artifact"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"github.com/ictal/ictal/acquire/edf"
 	"github.com/ictal/ictal/acquire/synth"
 	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/features/artifact"
 )
 
 // writeRecording writes a simulated recording at the simulator's default

@@ -10,18 +10,23 @@ import (
 // evidence keeps the last alert.MaxEvidenceSpan of the conditioned signal
 // and, for every alert, hands its sinks the snippet from
 // alert.EvidenceBefore before the onset to alert.EvidenceAfter after the
-// detection, as soon as that much signal has arrived. Storing a frame
-// costs a copy into a ring allocated once; a snippet allocates when it is
-// cut, once per alert.
+// detection, as soon as that much signal has arrived. It keeps samples at
+// evidenceRate at most (see there): a frame is added to its sample's sum,
+// and a sample costs a copy into a ring allocated once; a snippet
+// allocates when it is cut, once per alert.
 type evidence struct {
-	ring   []float32 // frames × channels, one frame contiguous
-	nch    int
-	frames int // capacity in frames
-	head   int // slot of the next frame
-	count  int // frames held
-	last   time.Duration
-	period time.Duration
-	rate   float64
+	ring    []float32 // samples × channels, one sample contiguous
+	nch     int
+	samples int // capacity in samples
+	head    int // slot of the next sample
+	count   int // samples held
+	k       int // frames a sample
+	sum     []float64
+	inSum   int           // frames in sum
+	first   time.Duration // offset of sum's first frame
+	last    time.Duration // offset of the newest sample's first frame
+	period  time.Duration // of a frame
+	rate    float64       // of the frames
 
 	channels []string
 	pending  []pendingEvidence
@@ -44,40 +49,67 @@ type pendingEvidence struct {
 const defaultEvidenceChannels = 4
 
 // evidenceRate is the highest rate a snippet is sent at. A faster
-// source's snippet (an ADS1299 at 1–16 kHz, an ECoG recording at 2 kHz)
-// holds the mean of every k frames, k the smallest integer that brings
-// the rate to evidenceRate or below: the conditioned signal is low-passed
-// at 70 Hz, well below the new Nyquist frequency (128 Hz at least), and
-// the mean is a low-pass of its own where conditioning is off. At 512 Hz
-// a snippet of alert.MaxEvidenceChannels over alert.MaxEvidenceSpan is
+// source's samples (an ADS1299 at 1–16 kHz, an ECoG recording at 2 kHz)
+// are the means of k frames, k the smallest integer that brings the rate
+// to evidenceRate or below: the conditioned signal is low-passed at
+// 70 Hz, well below the new Nyquist frequency (128 Hz at least), and the
+// mean is a low-pass of its own where conditioning is off. At 512 Hz a
+// snippet of alert.MaxEvidenceChannels over alert.MaxEvidenceSpan is
 // about 660 KiB, within alert.MaxEvidenceSize, which every receiver
-// enforces; at 2048 Hz it was 2.6 MB, which they refused.
+// enforces (at 2048 Hz it was 2.6 MB, which they refused), and the ring
+// of 8 channels 0.9 MiB (at 16 kHz it was 29 MiB).
 const evidenceRate = 512
 
 func newEvidence(channels []string, rate float64, s *sinks, wall func(time.Duration) time.Time) *evidence {
-	frames := int(alert.MaxEvidenceSpan.Seconds()*rate) + 1
+	k := max(1, int(math.Ceil(rate/evidenceRate)))
+	samples := int(alert.MaxEvidenceSpan.Seconds()*rate/float64(k)) + 1
 	return &evidence{
-		ring: make([]float32, frames*len(channels)), nch: len(channels), frames: frames,
+		ring: make([]float32, samples*len(channels)), nch: len(channels), samples: samples, k: k, sum: make([]float64, len(channels)),
 		period: time.Duration(float64(time.Second) / rate), rate: rate, channels: channels,
 		sinks: s.evidence, wall: wall, check: s.check,
 	}
 }
 
-// push stores one conditioned frame whose first sample is at offset t and
-// cuts the snippets it completes.
+// push adds one conditioned frame whose first sample is at offset t,
+// stores a sample when it has k frames (at once when k is 1), and cuts
+// the snippets the frame completes.
 func (e *evidence) push(t time.Duration, x []float64) {
 	slot := e.ring[e.head*e.nch : (e.head+1)*e.nch]
-	for c, v := range x {
-		slot[c] = float32(v)
+	switch {
+	case e.k == 1:
+		for c, v := range x {
+			slot[c] = float32(v)
+		}
+		e.stored(t)
+	default:
+		if e.inSum == 0 {
+			e.first = t
+		}
+		for c, v := range x {
+			e.sum[c] += v
+		}
+		if e.inSum++; e.inSum == e.k {
+			for c, v := range e.sum {
+				slot[c] = float32(v / float64(e.k))
+				e.sum[c] = 0
+			}
+			e.inSum = 0
+			e.stored(e.first)
+		}
 	}
-	if e.head++; e.head == e.frames {
-		e.head = 0
-	}
-	e.count = min(e.count+1, e.frames)
-	e.last = t
 	for len(e.pending) > 0 && t+e.period >= e.pending[0].completes {
 		e.cut()
 	}
+}
+
+// stored moves the ring on past the sample just written, whose first
+// frame is at offset t.
+func (e *evidence) stored(t time.Duration) {
+	if e.head++; e.head == e.samples {
+		e.head = 0
+	}
+	e.count = min(e.count+1, e.samples)
+	e.last = t
 }
 
 // gap cuts every pending snippet with the signal before the gap and
@@ -86,7 +118,8 @@ func (e *evidence) gap() {
 	for len(e.pending) > 0 {
 		e.cut()
 	}
-	e.count = 0
+	e.count, e.inSum = 0, 0
+	clear(e.sum)
 }
 
 // flush cuts the pending snippets at the end of the recording.
@@ -130,38 +163,31 @@ func (e *evidence) indices(names []string) []int {
 	return out[:min(len(out), alert.MaxEvidenceChannels)]
 }
 
-// cut hands the oldest pending snippet to the sinks: the frames held
-// from EvidenceBefore before its onset up to now.
+// cut hands the oldest pending snippet to the sinks: the samples held
+// from EvidenceBefore before its onset up to now (a sample still summing
+// its frames is left out).
 func (e *evidence) cut() {
 	p := e.pending[0]
 	e.pending = e.pending[1:]
 	if e.count == 0 || len(p.chans) == 0 {
 		return
 	}
-	end := e.last + e.period // end of the newest frame
-	n := int((end - (p.onset - alert.EvidenceBefore) + e.period/2) / e.period)
+	step := time.Duration(e.k) * e.period // of a sample
+	end := e.last + step                  // end of the newest sample
+	n := int((end - (p.onset - alert.EvidenceBefore) + step/2) / step)
 	n = max(1, min(n, e.count))
-	k := max(1, int(math.Ceil(e.rate/evidenceRate))) // frames a sample
-	if n < k {
-		k = 1
-	}
-	n -= n % k // the oldest frames that do not fill a sample go
 	first := e.head - n
 	if first < 0 {
-		first += e.frames
+		first += e.samples
 	}
-	// A sample stands at the middle of its frames.
-	p.ev.Start = e.wall(e.last - time.Duration(n-1)*e.period + time.Duration(k-1)*e.period/2)
-	p.ev.Rate = e.rate / float64(k)
+	// A sample is stamped at the middle of its frames.
+	p.ev.Start = e.wall(e.last - time.Duration(n-1)*step + time.Duration(e.k-1)*e.period/2)
+	p.ev.Rate = e.rate / float64(e.k)
 	p.ev.Samples = make([][]float32, len(p.chans))
 	for i, c := range p.chans {
-		xs := make([]float32, n/k)
+		xs := make([]float32, n)
 		for j := range xs {
-			sum := 0.0
-			for q := range k {
-				sum += float64(e.ring[((first+j*k+q)%e.frames)*e.nch+c])
-			}
-			xs[j] = float32(sum / float64(k))
+			xs[j] = e.ring[((first+j)%e.samples)*e.nch+c]
 		}
 		p.ev.Samples[i] = xs
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -150,7 +151,8 @@ func conditionedSignal(t *testing.T, src acquire.Source) [][]float64 {
 // A source faster than evidenceRate sends its snippet at rate/k, each
 // sample the mean of k frames, stamped at their middle; a snippet of the
 // most channels over the longest span then fits alert.MaxEvidenceSize,
-// as at 512 Hz (at 2048 Hz it was 2.6 MB, which receivers refuse).
+// as at 512 Hz (at 2048 Hz it was 2.6 MB, which receivers refuse), and
+// the ring of 8 channels 1 MiB (at 16 kHz it was 29 MiB).
 func TestEvidenceHighRateIsAveraged(t *testing.T) {
 	for _, tt := range []struct {
 		rate float64
@@ -185,20 +187,25 @@ func TestEvidenceHighRateIsAveraged(t *testing.T) {
 		if ev.Rate != tt.rate/float64(tt.k) || len(ev.Samples) != len(names) {
 			t.Fatalf("%g Hz: snippet at %g Hz of %d channels, want %g Hz", tt.rate, ev.Rate, len(ev.Samples), tt.rate/float64(tt.k))
 		}
-		// The last sample is the mean of the k newest frames.
+		// Samples are the means of frames 0 to k−1, k to 2k−1, …: the last
+		// is that of the newest k frames complete when the snippet was cut.
 		xs := ev.Samples[1]
+		end := (last+1)/tt.k*tt.k - 1
 		want := 0.0
 		for q := range tt.k {
-			want += float64((last-q)%1000) - 500 + 1
+			want += float64((end-q)%1000) - 500 + 1
 		}
 		if got := xs[len(xs)-1]; got != float32(want/float64(tt.k)) {
-			t.Errorf("%g Hz: last sample %g, want the mean of the %d newest frames %g", tt.rate, got, tt.k, want/float64(tt.k))
+			t.Errorf("%g Hz: last sample %g, want the mean of frames %d to %d, %g", tt.rate, got, end-tt.k+1, end, want/float64(tt.k))
 		}
 		// The first sample stands at the middle of its k frames.
-		firstFrame := last + 1 - len(xs)*tt.k
+		firstFrame := end + 1 - len(xs)*tt.k
 		mid := time.Duration(firstFrame)*period + time.Duration(tt.k-1)*period/2
 		if !ev.Start.Equal(t0.Add(mid)) {
 			t.Errorf("%g Hz: start %v, want %v", tt.rate, ev.Start.Sub(t0), mid)
+		}
+		if n := 4 * len(e.ring); n > 1<<20 {
+			t.Errorf("%g Hz: a ring of %d bytes for %d channels", tt.rate, n, len(names))
 		}
 		if n := len(alert.AppendEvidence(nil, &ev)); n > alert.MaxEvidenceSize {
 			t.Errorf("%g Hz: %d bytes of evidence, more than %d", tt.rate, n, alert.MaxEvidenceSize)
@@ -206,5 +213,26 @@ func TestEvidenceHighRateIsAveraged(t *testing.T) {
 		if _, err := alert.ParseEvidence(alert.AppendEvidence(nil, &ev)); err != nil {
 			t.Errorf("%g Hz: %v", tt.rate, err)
 		}
+	}
+}
+
+// BenchmarkEvidencePush is the evidence ring's cost per frame: a copy at
+// 256 Hz (23 channels), a sum and every 32 frames a mean at 16 kHz (8).
+func BenchmarkEvidencePush(b *testing.B) {
+	for _, c := range []struct {
+		rate float64
+		nch  int
+	}{{256, 23}, {16000, 8}} {
+		b.Run(fmt.Sprintf("%gHz-%dch", c.rate, c.nch), func(b *testing.B) {
+			s := newSinks([]alert.Sink{&evidenceSink{}}, nil, new(int64))
+			e := newEvidence(make([]string, c.nch), c.rate, &s, func(d time.Duration) time.Time { return t0.Add(d) })
+			x := make([]float64, c.nch)
+			period := time.Duration(float64(time.Second) / c.rate)
+			i := 0
+			for b.Loop() {
+				e.push(time.Duration(i)*period, x)
+				i++
+			}
+		})
 	}
 }
