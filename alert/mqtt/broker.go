@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"log/slog"
+	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
@@ -62,6 +63,12 @@ func (o BrokerOptions) Validate() error {
 	return err
 }
 
+// brokerSessionExpiry is how long the embedded broker keeps the session
+// of a client that disconnected (its subscriptions, and the QoS 1
+// messages queued for it). Its persistent-session clients (the ward
+// board, ictal watch -c) are back well within it.
+var brokerSessionExpiry = 24 * time.Hour
+
 // StartBroker listens on addr (host:port; port 0 picks a free one) and
 // serves MQTT until Close, admitting clients as opt says (nil: anonymous
 // clients subscribe, nobody publishes until AdmitPublisher and AddUser).
@@ -85,6 +92,11 @@ func StartBroker(addr string, opt *BrokerOptions, log *slog.Logger) (*Broker, er
 	// a header declares (up to 256 MB), before any authentication, in
 	// ictald's own memory.
 	caps.MaximumPacketSize = maxPacketSize
+	// A persistent session whose client went away holds every QoS 1
+	// message for it (up to 8192: about 13 MB of feedback, or a day of
+	// an artifact-flapping status) in ictald's memory; mochi keeps it
+	// for 136 years unless told otherwise.
+	caps.MaximumSessionExpiryInterval = uint32(brokerSessionExpiry / time.Second)
 	srv := mochi.New(&mochi.Options{Logger: blog, InlineClient: false, Capabilities: caps})
 	a.clients = srv.Clients
 	if err := srv.AddHook(a, nil); err != nil {

@@ -81,3 +81,25 @@ func TestEmbeddedBrokerRefusesHugePackets(t *testing.T) {
 	}
 	waitFor(t, alerts, "the next alert", func(r received) bool { return alertID(r) == e.ID })
 }
+
+// TestEmbeddedBrokerForgetsAbandonedSessions: the session of a persistent
+// client that went away, and what the broker queued for it, is dropped
+// after brokerSessionExpiry (here 1 s), not kept for ever in ictald's
+// memory; a session in use is kept.
+func TestEmbeddedBrokerForgetsAbandonedSessions(t *testing.T) {
+	defer func(d time.Duration) { brokerSessionExpiry = d }(brokerSessionExpiry)
+	brokerSessionExpiry = time.Second
+	b := startAuthBroker(t, BrokerOptions{})
+	gone := brokerClient(t, b.URL(), "gone-away", false)
+	subscribe(t, gone, bed3+"/#")
+	stays := brokerClient(t, b.URL(), "still-here", false)
+	subscribe(t, stays, bed3+"/#")
+	gone.Disconnect(100)
+	waitUntil(t, "the abandoned session dropped", func() bool {
+		_, ok := b.srv.Clients.Get("gone-away")
+		return !ok
+	})
+	if _, ok := b.srv.Clients.Get("still-here"); !ok {
+		t.Error("the connected client's session was dropped too")
+	}
+}
