@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -39,6 +40,27 @@ func TestParseTopic(t *testing.T) {
 		if bed != tt.bed || kind != tt.kind || ok != tt.ok {
 			t.Errorf("parseTopic(%q) = %q, %q, %v; want %q, %q, %v", tt.topic, bed, kind, ok, tt.bed, tt.kind, tt.ok)
 		}
+	}
+}
+
+// TestIngestBoundsTheBeds: messages that would add a bed beyond maxBeds
+// are dropped with a log line; the beds the board has keep being updated.
+func TestIngestBoundsTheBeds(t *testing.T) {
+	s, logs := newServer(t, testConfig(t, ""))
+	now := time.Now()
+	status := alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now})
+	for i := range maxBeds + 1 {
+		s.ingest(topic(fmt.Sprintf("bed-%d", i), "status"), status, now)
+	}
+	s.ingest(topic("bed-0", "score"), alert.AppendScore(nil, alert.Score{T: now, Score: 0.5}), now)
+	s.ward.mu.Lock()
+	beds, scored := len(s.ward.beds), len(s.ward.beds["bed-0"].Scores)
+	s.ward.mu.Unlock()
+	if beds != maxBeds || scored != 1 {
+		t.Errorf("%d beds, bed-0 scored %d times; want %d and 1", beds, scored, maxBeds)
+	}
+	if !strings.Contains(logs.String(), fmt.Sprintf(`bed \"bed-%d\" would be one more than the %d beds`, maxBeds, maxBeds)) {
+		t.Errorf("the refused bed is not logged:\n%s", logs)
 	}
 }
 

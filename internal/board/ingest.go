@@ -104,10 +104,13 @@ func (s *Server) apply(bedName, kind string, p json.RawMessage, now time.Time) e
 	ev, _ := json.Marshal(forwarded{Kind: kind, Topic: "ictal/" + s.cfg.Site + "/" + bedName + "/" + kind,
 		Site: s.cfg.Site, Bed: bedName, Payload: p})
 	s.ward.mu.Lock()
+	defer s.ward.mu.Unlock()
+	if s.ward.beds[bedName] == nil && len(s.ward.beds) >= maxBeds {
+		return fmt.Errorf("bed %q would be one more than the %d beds a board shows", bedName, maxBeds)
+	}
 	if update(s.ward) {
 		s.ward.hub.broadcast(ev)
 	}
-	s.ward.mu.Unlock()
 	return nil
 }
 

@@ -51,6 +51,11 @@ type entry struct {
 // maxPerAlert bounds the feedback and acknowledgements kept per alert.
 const maxPerAlert = 20
 
+// maxBeds bounds the beds a board shows: a message that would add one
+// more is dropped. A ward has tens; the bound keeps a broker that lets
+// anybody publish under the site from growing the board without end.
+const maxBeds = 256
+
 // ward is the board's state: beds and the alert list. Every change is
 // broadcast to the hub under the same lock, so a snapshot plus the events
 // after it is always the whole story.
