@@ -45,7 +45,7 @@ func TestEmbeddedBrokerRefusesHugePackets(t *testing.T) {
 	// The largest evidence a daemon sends: 8 channels, 60 s at 512 Hz
 	// (alert.MaxEvidenceSize's comment), reaches a subscriber.
 	sub := subscribe(t, brokerClient(t, b.URL(), "viewer", true), bed3+"/evidence")
-	now := time.Now()
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) // the bed's signal time; no clock is read
 	ev := &alert.Evidence{AlertID: alert.NewID(), Site: "ward-7", Bed: "bed-3", Onset: now, DetectedAt: now,
 		Start: now.Add(-alert.MaxEvidenceSpan), Rate: 512}
 	for c := range alert.MaxEvidenceChannels {

@@ -47,7 +47,7 @@ func TestParseTopic(t *testing.T) {
 // are dropped with a log line; the beds the board has keep being updated.
 func TestIngestBoundsTheBeds(t *testing.T) {
 	s, logs := newServer(t, testConfig(t, ""))
-	now := time.Now()
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) // the beds' signal time; no clock is read
 	status := alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: now})
 	for i := range maxBeds + 1 {
 		s.ingest(topic(fmt.Sprintf("bed-%d", i), "status"), status, now)
@@ -363,7 +363,8 @@ func TestBoardRestartedMidStreamShowsWhatItMissed(t *testing.T) {
 	cfg := testConfig(t, mq.URL("tcp"))
 	first := startBoard(t, cfg)
 	daemon := mosquittotest.Client(t, mq.URL("tcp"), "daemon")
-	mosquittotest.Publish(t, daemon, topic("bed-1", "alert"), false, alert.AppendAlert(nil, testEvent("bed-1", time.Now())))
+	detected := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) // the bed's signal time
+	mosquittotest.Publish(t, daemon, topic("bed-1", "alert"), false, alert.AppendAlert(nil, testEvent("bed-1", detected)))
 	waitUntil(t, "the first alert", func() bool { return first.srv.alertCount() == 1 })
 	first.close()
 
