@@ -17,6 +17,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 	"github.com/eclipse/paho.mqtt.golang/packets"
+	mochipackets "github.com/mochi-mqtt/server/v2/packets"
 )
 
 // Store file names, as paho's FileStore writes them, so that a store left
@@ -411,20 +412,16 @@ func readPacketFile(r io.Reader) (packets.ControlPacket, error) {
 	if len(b) > maxPacketSize {
 		return nil, fmt.Errorf("more than %d bytes: larger than any packet the publisher sends", maxPacketSize)
 	}
-	// The fixed header: a type byte, then the remaining length in 1 to 4
-	// bytes of 7 bits, low first.
-	n, size := 0, 0
-	for i, shift := 1, 0; ; i, shift = i+1, shift+7 {
-		if i >= len(b) || i > 4 {
-			return nil, fmt.Errorf("%d bytes: no complete packet header", len(b))
-		}
-		n |= int(b[i]&0x7f) << shift
-		if b[i]&0x80 == 0 {
-			size = i + 1 + n
-			break
-		}
+	// The fixed header: a type byte, then the remaining length, decoded
+	// as the embedded broker decodes it.
+	if len(b) < 2 {
+		return nil, fmt.Errorf("%d bytes: no complete packet header", len(b))
 	}
-	if size != len(b) {
+	n, lenBytes, err := mochipackets.DecodeLength(bytes.NewReader(b[1:]))
+	if err != nil {
+		return nil, fmt.Errorf("packet header: remaining length: %w", err)
+	}
+	if size := 1 + lenBytes + n; size != len(b) {
 		return nil, fmt.Errorf("the header declares a packet of %d bytes, the file holds %d", size, len(b))
 	}
 	p, err := packets.ReadPacket(bytes.NewReader(b))
