@@ -104,6 +104,8 @@ func TestMQTTFeedbackRateLimitedPerSender(t *testing.T) {
 	if a := refusals["Dr Bob"]; a.Sender != "" || !strings.Contains(a.Reason, "this monitor takes 5 feedback messages at once from all senders") {
 		t.Errorf("bob's refusal %+v", a)
 	}
+	// A label is counted just after it is handed over: wait for the sixth.
+	waitUntil(t, "6 labels counted", func() bool { return m.Stats().Labels >= 6 })
 	if s := m.Stats(); s.RateLimited != 2 || s.Labels != 6 {
 		t.Errorf("stats %+v", s)
 	}
