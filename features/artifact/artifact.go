@@ -38,6 +38,7 @@ const (
 	DefaultStepFloor  = 100.0 // µV: a smaller step is never an electrode artifact
 	DefaultSettle     = 60 * time.Second
 	DefaultWarmup     = 4 * time.Second
+	DefaultElectrode  = 10 * time.Second
 )
 
 // Config configures a Detector. The zero value is on, with the defaults.
@@ -57,6 +58,14 @@ type Config struct {
 	// Warmup is how long after the start, and after a gap (Reset), the
 	// windows are judged Settling (0: DefaultWarmup; negative: none).
 	Warmup time.Duration
+	// Electrode is how long one episode of the electrode rules may keep a
+	// channel from being scored (0: DefaultElectrode; negative: no
+	// limit). An episode ends after as long without the rules firing.
+	// Electrode pops and movement last seconds; a change that fires them
+	// for longer is signal, a seizure's high-amplitude slow rhythm
+	// included, and is scored (and, being judged clean, becomes the
+	// channel's background).
+	Electrode time.Duration
 }
 
 // ErrConfig is wrapped by New's errors.
@@ -95,6 +104,10 @@ func (c Config) withDefaults() (Config, error) {
 	orDefault(&c.Warmup, DefaultWarmup)
 	if c.Warmup > time.Hour {
 		return c, &ConfigError{"warmup", c.Warmup, "want at most 1h (negative: none)"}
+	}
+	orDefault(&c.Electrode, DefaultElectrode)
+	if c.Electrode > time.Hour {
+		return c, &ConfigError{"electrode", c.Electrode, "want at most 1h (negative: no limit)"}
 	}
 	if c.Settle < time.Second || c.Settle > 24*time.Hour {
 		return c, &ConfigError{"settle", c.Settle, "want 1s to 24h"}
@@ -140,7 +153,14 @@ type Detector struct {
 	warmup, windows  int // windows judged Settling after a start; windows since it
 	hits             []int
 	scratch          []float64
+	episode          []episode // of the electrode rules, per channel
+	episodeLen       int       // windows an episode may gate a channel; 0: no limit
 }
+
+// episode counts, for one channel, the windows in which the electrode
+// rules fired since the episode began, and the windows since they last
+// fired.
+type episode struct{ fired, quiet int }
 
 // dB converts decibels of power to natural-log units.
 func dB(x float64) float64 { return x * math.Ln10 / 10 }
@@ -162,6 +182,7 @@ func New(cfg Config, labels []string, step time.Duration) (*Detector, error) {
 		muscle: dB(c.MuscleRise), eye: dB(c.EyeRise), stp: dB(c.StepRise),
 		bg: make([]Measures, n), rise: make([]Measures, n),
 		hits: make([]int, 0, n), scratch: make([]float64, n),
+		episode: make([]episode, n),
 	}
 	for i, l := range labels {
 		d.frontal[i] = Frontal(l)
@@ -172,6 +193,9 @@ func New(cfg Config, labels []string, step time.Duration) (*Detector, error) {
 	d.down = 1 - math.Exp(-20*step.Seconds()/c.Settle.Seconds())
 	if c.Warmup > 0 {
 		d.warmup = int((c.Warmup + step - 1) / step)
+	}
+	if c.Electrode > 0 {
+		d.episodeLen = int((c.Electrode + step - 1) / step)
 	}
 	return d, nil
 }
@@ -230,12 +254,13 @@ func logStep(s float64) float64 { return math.Log(max(s, 1)) }
 
 func (d *Detector) rules(m []Measures) Verdict {
 	// Electrode: a pop or a movement, unless γ rose most (an EMG burst's
-	// spikes make large steps and raise every band too, but γ most).
+	// spikes make large steps and raise every band too, but γ most), for
+	// at most episodeLen windows of an episode.
 	d.hits = d.hits[:0]
 	for c := range m {
 		r := d.rise[c]
 		emg := r.Gamma >= d.muscle && r.Gamma > max(r.Delta, r.Theta, r.Alpha)
-		if !emg && (d.pop(c, m) || d.movement(c, m)) {
+		if d.electrode(c, !emg && (d.pop(c, m) || d.movement(c, m))) {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -283,6 +308,25 @@ func (d *Detector) rules(m []Measures) Verdict {
 		return Verdict{Eye, d.hits}
 	}
 	return Verdict{}
+}
+
+// electrode counts channel c's window into its episode of the electrode
+// rules (fired: whether they fired) and reports whether it is to be
+// judged an electrode artifact: they fired, and the episode has not yet
+// gated the channel for episodeLen windows. An episode ends after
+// episodeLen windows without the rules firing, so that a rhythm that
+// fires them only now and then is not gated again and again.
+func (d *Detector) electrode(c int, fired bool) bool {
+	e := &d.episode[c]
+	if !fired {
+		if e.quiet++; d.episodeLen > 0 && e.quiet >= d.episodeLen {
+			e.fired = 0
+		}
+		return false
+	}
+	e.fired++
+	e.quiet = 0
+	return d.episodeLen == 0 || e.fired <= d.episodeLen
 }
 
 // pop reports whether channel c's largest step is an electrode pop: at
@@ -402,7 +446,10 @@ func (d *Detector) adapt(m []Measures) {
 
 // Reset forgets the backgrounds (after a gap or a change of electrodes):
 // the next clean window sets them again.
-func (d *Detector) Reset() { d.started, d.windows = false, 0 }
+func (d *Detector) Reset() {
+	d.started, d.windows = false, 0
+	clear(d.episode)
+}
 
 // median of s, reordering s; −Inf for an empty s (no channel to compare).
 func median(s []float64) float64 {

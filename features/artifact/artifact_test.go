@@ -142,6 +142,7 @@ func TestConfigErrors(t *testing.T) {
 		{artifact.Config{StepFloor: -1}, "step_floor_microvolts -1"},
 		{artifact.Config{Settle: time.Millisecond}, "settle 1ms"},
 		{artifact.Config{Warmup: 2 * time.Hour}, "warmup 2h0m0s"},
+		{artifact.Config{Electrode: 2 * time.Hour}, "electrode 2h0m0s"},
 	} {
 		_, err := artifact.New(tt.cfg, []string{"Fp1"}, time.Second)
 		if !errors.Is(err, artifact.ErrConfig) || !strings.Contains(err.Error(), tt.want) {
@@ -247,6 +248,70 @@ func TestStartup(t *testing.T) {
 	// Nor, with no channel behind the eyes to compare, is anything.
 	d, _ = artifact.New(artifact.Config{Warmup: -1}, []string{"Fp1", "Fp2"}, time.Second)
 	judge([]artifact.Measures{blink, blink}, artifact.None, 0)
+}
+
+// TestElectrodeEpisodeIsBounded: a movement that goes on is gated for
+// Config.Electrode and then scored, and becomes the background; a rise
+// that fires the rule only now and then, as a seizure's high-amplitude
+// slow rhythm did on the Bonn splices, is one episode, not gated again
+// at every return; after as long without the rule, a new episode is gated
+// again. With no limit, the gate holds.
+func TestElectrodeEpisodeIsBounded(t *testing.T) {
+	labels := []string{"C3", "C4"}
+	clean := artifact.Measures{Delta: 4, Theta: 3.5, Alpha: 3.5, Beta: 3, Gamma: 2, Step: 10}
+	moving := artifact.Measures{Delta: 8, Theta: 7.5, Alpha: 6, Beta: 5.5, Gamma: 4.5, Step: 20} // TestRules' movement
+	step := 500 * time.Millisecond
+	run := func(d *artifact.Detector, seq string) string {
+		var got strings.Builder
+		for _, w := range seq {
+			m := []artifact.Measures{clean, clean}
+			if w == 'm' {
+				m[1] = moving
+			}
+			got.WriteString(map[artifact.Kind]string{artifact.None: ".", artifact.Electrode: "E"}[d.Judge(m).Kind])
+		}
+		return got.String()
+	}
+	for _, tt := range []struct {
+		name  string
+		limit time.Duration
+		seq   string // c: clean window, m: movement on the second channel
+		want  string // .: scored, E: electrode
+	}{
+		// 2 s at a step of 0.5 s: 4 windows of an episode are gated.
+		{"gated for the limit, then scored", 2 * time.Second,
+			"ccmmmmmmmm", "..EEEE...."},
+		{"returns within the limit are one episode", 2 * time.Second,
+			"ccmmcmmcmmc", "..EE.EE...."},
+		{"a new episode after as long without it", 2 * time.Second,
+			"ccmmmmmmccccmmc", "..EEEE......EE."},
+		{"a limit rounds up to whole windows", 1100 * time.Millisecond,
+			"ccmmmmm", "..EEE.."},
+		{"no limit", -1,
+			"ccmmmmmmmmmm", "..EEEEEEEEEE"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := artifact.New(artifact.Config{Warmup: -1, Electrode: tt.limit}, labels, step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := run(d, tt.seq); got != tt.want {
+				t.Errorf("%s judged %s, want %s", tt.seq, got, tt.want)
+			}
+		})
+	}
+	// Reset ends the episode: the first movement after it is gated.
+	d, err := artifact.New(artifact.Config{Warmup: -1, Electrode: time.Second}, labels, step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run(d, "cmmm"); got != ".EE." {
+		t.Fatalf("before Reset: %s", got)
+	}
+	d.Reset()
+	if got := run(d, "cm"); got != ".E" {
+		t.Errorf("after Reset: %s, want .E", got)
+	}
 }
 
 func TestJudgeAllocatesNothing(t *testing.T) {

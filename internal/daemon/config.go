@@ -158,6 +158,7 @@ type ArtifactConfig struct {
 	StepFloor  float64  `toml:"step_floor_microvolts"`
 	Settle     Duration `toml:"settle"`
 	Warmup     Duration `toml:"warmup"`
+	Electrode  Duration `toml:"electrode"`
 }
 
 // ClassifierConfig configures the model.
@@ -641,7 +642,7 @@ func (c *Config) PipelineConfig() pipeline.Config {
 		Quality: pipeline.Quality{FlatMicrovolts: c.Quality.FlatMicrovolts},
 		Artifact: artifact.Config{Off: c.Artifact.Off, MuscleRise: c.Artifact.MuscleRise, EyeRise: c.Artifact.EyeRise,
 			StepRise: c.Artifact.StepRise, StepFloor: c.Artifact.StepFloor, Settle: time.Duration(c.Artifact.Settle),
-			Warmup: time.Duration(c.Artifact.Warmup)},
+			Warmup: time.Duration(c.Artifact.Warmup), Electrode: time.Duration(c.Artifact.Electrode)},
 		CheckpointEvery: time.Duration(c.Checkpoint.Every),
 	}
 }
