@@ -69,7 +69,7 @@ func (m *modelFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&m.board, "board", "", "BrainFlow CSV board: cyton, cyton-daisy or ganglion (default: from the column count)")
 	fs.BoolVar(&m.condition, "conditioning", true, fmt.Sprintf("filter before features: %g Hz high-pass, mains notches, %g Hz low-pass (false: for recordings filtered elsewhere)", features.DefaultHighPass, features.DefaultLowPass))
 	fs.StringVar(&m.mains, "mains", "", "mains notches: 50, 60, both or off (default: "+features.DefaultMains+")")
-	fs.BoolVar(&m.artifacts, "artifacts", true, "judge each window for eye, muscle and electrode artifacts, which are neither scored nor learned")
+	fs.BoolVar(&m.artifacts, "artifacts", true, "judge each window for eye, muscle and electrode artifacts, which are neither scored nor learned (a per-channel model scores a blink's window on the channels behind the eyes)")
 }
 
 // joinNames joins classifier names (classifier.Algorithms, .Learners) for

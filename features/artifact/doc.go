@@ -44,7 +44,10 @@
 // # Rules
 //
 // Rises are in dB of power over the background; a window is an artifact
-// when any channel fires a rule, tried in this order:
+// when any channel fires a rule, tried in this order (the Verdict names
+// the channels; internal/pipeline gates the whole window, except that a
+// per-channel score leaves out only the channels of an eye artifact,
+// whose rule has checked that the channels behind them are quiet):
 //
 //   - electrode, pop: the largest step between consecutive samples is at
 //     least Config.StepFloor (100 µV) and Config.StepRise (20 dB, ten

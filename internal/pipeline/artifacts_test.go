@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/acquire/recording"
 	"github.com/ictal/ictal/alert"
+	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/internal/datadir"
 )
 
@@ -144,5 +147,75 @@ func TestArtifactStatesLoggedAtDebug(t *testing.T) {
 	}
 	if info != 0 || debug != len(sink.states) || debug < 20 {
 		t.Errorf("%d state lines at info, %d at debug, for %d published states", info, debug, len(sink.states))
+	}
+}
+
+// TestEyeArtifactLeavesOutTheFrontalChannels replays the real OpenBCI
+// recording with a per-channel model: a blink (the eye rule: Fp1/Fp2 up,
+// the channels behind them quiet) leaves the frontal channels out of the
+// window, which is scored on the other six, named as such in the state,
+// and neither learned nor taken into the baseline's frontal channels;
+// every other artifact still gates its window. Before, the blink windows
+// (19 of 88 here) were not scored at all: in an awake patient who blinks
+// every few seconds, a k-of-n rule then waits for the gaps.
+func TestEyeArtifactLeavesOutTheFrontalChannels(t *testing.T) {
+	src := openCyton(t)
+	m, err := channelModel(t).(classifier.Ensemble).Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &grading{Model: m}
+	c := &collect{}
+	p := newPipeline(t, src, defaultFeatures, g, Config{Learning: Learning{Mode: LearnAnnotations},
+		Scoring: Scoring{PerChannel: true, Population: unitPopulation()}}, []alert.Sink{c}, Hooks{})
+	runAll(t, p)
+	usable, eye := 0, 0
+	named := map[string]int{} // eye windows naming each channel
+	states := c.states
+	var cur alert.Status
+	for _, sc := range c.scores {
+		for len(states) > 0 && !states[0].Since.After(sc.T) {
+			cur, states = states[0], states[1:]
+		}
+		if sc.Usable {
+			usable++
+		}
+		switch {
+		case cur.State != alert.StateArtifact:
+		case cur.Artifact == "eye":
+			eye++
+			for _, ch := range cur.Channels {
+				named[ch]++
+			}
+			if !sc.Usable {
+				t.Errorf("window ending at %v: an eye artifact on %v, not scored", sc.Offset, cur.Channels)
+			}
+			if !slices.Equal(cur.Channels, []string{"Fp1"}) && !slices.Equal(cur.Channels, []string{"Fp2"}) && !slices.Equal(cur.Channels, []string{"Fp1", "Fp2"}) {
+				t.Errorf("window ending at %v: an eye artifact on %v", sc.Offset, cur.Channels)
+			}
+			if want := fmt.Sprintf("the other %d channels are scored", 8-len(cur.Channels)); !strings.Contains(cur.Reason, want) {
+				t.Errorf("reason %q, want it to say %q", cur.Reason, want)
+			}
+		case sc.Usable:
+			t.Errorf("window ending at %v is in state artifact (%s) but was scored", sc.Offset, cur.Artifact)
+		}
+	}
+	if eye < 10 {
+		t.Errorf("%d windows in an eye artifact, want the recording's blinks (19 windows)", eye)
+	}
+	left := leftOut(c)
+	if g.plain != 8*usable-left || left < eye {
+		t.Errorf("%d channel margins for %d usable windows of 8 channels with %d channels left out, want %d", g.plain, usable, left, 8*usable-left)
+	}
+	if st := p.Stats(); st.LearnedNeg != int64(usable-eye) || st.LearnedPos != 0 {
+		t.Errorf("learned %d background and %d seizure windows, want the %d usable windows without an eye artifact", st.LearnedNeg, st.LearnedPos, usable-eye)
+	}
+	// The baseline took in every usable window on C3, and on Fp1 and Fp2
+	// all but the eye artifacts that named them.
+	w := p.Baseline().Windows
+	for i, ch := range []string{"Fp1", "Fp2"} {
+		if got := w[2] - w[i]; got != float64(named[ch]) {
+			t.Errorf("the baseline took %v windows fewer on %s than on C3, want the %d eye windows naming it", got, ch, named[ch])
+		}
 	}
 }

@@ -39,7 +39,9 @@ type Stats struct {
 	LearnedPos, LearnedNeg int64
 	Unlabelled             int64 // windows whose overlap with a seizure made their label ambiguous
 	// Windows not scored, by cause: frames lost; an electrode off, a
-	// saturated or flat channel or invalid samples; an artifact.
+	// saturated or flat channel or invalid samples; an artifact (not an
+	// eye artifact that a per-channel score leaves out: that window is
+	// Usable).
 	SignalLost, ElectrodeOff, Artifact int64
 	Events, Suppressed                 int64
 	LabelsApplied, LabelsUnused        int64
@@ -359,17 +361,25 @@ func (p *Pipeline) window() {
 		kind = invalidProblem
 	}
 	x := p.ext.Vector(p.x)
+	// An eye artifact leaves the frontal channels it names out of a
+	// per-channel score (the rule requires the channels behind them to be
+	// quiet), and the window is scored on the others; any other artifact
+	// gates the window: muscle and movement reach neighbouring channels
+	// below the rules' thresholds.
 	var art artifact.Verdict
+	partial := false
 	if kind == okay && p.art != nil {
 		if art = p.art.judge(); art.Kind != artifact.None {
-			kind = artifactProblem
+			if partial = art.Kind == artifact.Eye && p.sc.leaveOut(art.Channels); !partial {
+				kind = artifactProblem
+			}
 		}
 	}
 	p.count(kind)
 	score, v, usable := p.score(kind == okay, x)
 	switch {
-	case kind == artifactProblem:
-		p.setArtifact(art, end)
+	case kind == artifactProblem || partial:
+		p.setArtifact(art, partial, end)
 	case kind != okay:
 		st, reason := stateOf(kind, ch, p.channels)
 		p.setState(st, reason, end)
@@ -377,14 +387,18 @@ func (p *Pipeline) window() {
 		p.setState(alert.StateOnline, "signal good", end)
 	}
 	active := p.ev.window(start, end, score, usable, x)
-	if usable && !active {
+	if usable && !active && !partial {
 		p.rank.update(x)
 	}
 	if usable && !p.freezes(active, end) {
 		p.sc.background(x)
 	}
+	p.sc.include()
 	p.sinks.score(alert.Score{T: p.wall(end), Offset: end, Score: score, Usable: usable})
-	if usable {
+	// A window with channels left out is scored but not learned: learning
+	// takes every channel of a window (or, for a seizure, those that drove
+	// it), and an artifact is neither seizure nor background.
+	if usable && !partial {
 		p.learn(start, end, v, p.ev.det.Positive(score))
 	}
 	if p.late != nil {
@@ -468,8 +482,8 @@ func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
 }
 
 // setArtifact publishes the state artifact, again when the kind or the
-// channels change.
-func (p *Pipeline) setArtifact(v artifact.Verdict, at time.Duration) {
+// channels change; partial says that the other channels are scored.
+func (p *Pipeline) setArtifact(v artifact.Verdict, partial bool, at time.Duration) {
 	if p.state == alert.StateArtifact && p.art.same(v) {
 		return
 	}
@@ -482,6 +496,9 @@ func (p *Pipeline) setArtifact(v artifact.Verdict, at time.Duration) {
 	reason := v.Kind.String() // settling names no channel
 	if len(names) > 0 {
 		reason += " on " + strings.Join(names, ", ")
+	}
+	if partial {
+		reason += fmt.Sprintf("; the other %d channels are scored", len(p.channels)-len(names))
 	}
 	// Blinks, movement and muscle come and go every few seconds in awake
 	// patients: at info level they would fill the journal with thousands

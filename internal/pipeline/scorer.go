@@ -34,7 +34,12 @@ import (
 //  4. an alert names the channels with the highest margins; a window
 //     learned as a seizure teaches the model its TopK channels (the ones
 //     that drove the score), one learned as background teaches it every
-//     channel.
+//     channel;
+//  5. a window with an eye artifact (a blink at the frontal channels,
+//     those behind them quiet) is scored on the channels the artifact
+//     does not name, when at least TopK remain, and taken into their
+//     baselines only; it is not learned. Any other artifact gates the
+//     window.
 type Scoring struct {
 	PerChannel bool                 `json:"per_channel"`
 	Population *features.Population `json:"population,omitempty"`
@@ -137,6 +142,7 @@ type scorer struct {
 	hist   []float64 // last Smooth window margins, a ring
 	nhist  int
 	labels []string // the channels, recorded with the baseline
+	skip   []bool   // per channel: left out of the current window (an artifact)
 }
 
 // newScorer checks the model against the extractor and builds the scorer.
@@ -187,6 +193,7 @@ func newScorer(cfg Scoring, model classifier.Model, ext *features.Extractor, lab
 	s.order = make([]int, channels)
 	s.hist = make([]float64, cfg.Smooth)
 	s.cfg.TopK = min(cfg.TopK, channels)
+	s.skip = make([]bool, channels)
 	return s, nil
 }
 
@@ -236,12 +243,16 @@ func (s *scorer) margin(z []float64) (float64, error) {
 // channels by margin (the first TopK exactly, by partial selection).
 func (s *scorer) margins(z []float64) error {
 	for c := range s.marg {
+		s.order[c] = c
+		if s.skip[c] {
+			s.marg[c] = math.Inf(-1)
+			continue
+		}
 		m, err := s.margin(z[c*s.f : (c+1)*s.f])
 		if err != nil {
 			return err
 		}
 		s.marg[c] = m
-		s.order[c] = c
 	}
 	for i := 0; i < s.cfg.TopK; i++ {
 		best := i
@@ -266,7 +277,30 @@ func (s *scorer) background(x []float64) {
 		return
 	}
 	for c := 0; c < s.ch; c++ {
-		s.base.Update(c, x)
+		if !s.skip[c] {
+			s.base.Update(c, x)
+		}
+	}
+}
+
+// leaveOut leaves the channels of an artifact out of the current window,
+// in the per-channel mode, when at least TopK others remain; it reports
+// whether it did. The window's margin then averages the TopK highest of
+// the others, the baseline takes in only them, and include ends it.
+func (s *scorer) leaveOut(channels []int) bool {
+	if !s.perChannel() || len(channels) == 0 || s.ch-len(channels) < s.cfg.TopK {
+		return false
+	}
+	for _, c := range channels {
+		s.skip[c] = true
+	}
+	return true
+}
+
+// include ends leaveOut: every channel is scored again.
+func (s *scorer) include() {
+	if s.perChannel() {
+		clear(s.skip)
 	}
 }
 

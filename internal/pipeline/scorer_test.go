@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
 )
@@ -88,9 +89,10 @@ func TestCensoredScoring(t *testing.T) {
 				scores[i] = append(scores[i], s.Score)
 			}
 		}
-		want := [2]int{4 * usable, 0}
+		graded := 4*usable - leftOut(c)
+		want := [2]int{graded, 0}
 		if censor > 0 {
-			want = [2]int{0, 4*usable + 1} // and New's check that the model censors
+			want = [2]int{0, graded + 1} // and New's check that the model censors
 		}
 		if usable == 0 || g.plain != want[0] || g.censored != want[1] || censor > 0 && g.bound != censor {
 			t.Errorf("censor %v: %d plain and %d censored margins (bound %v) for %d usable windows of 4 channels, want %v",
@@ -100,6 +102,21 @@ func TestCensoredScoring(t *testing.T) {
 	if slices.Equal(scores[0], scores[1]) {
 		t.Error("the censored scores are the plain ones")
 	}
+}
+
+// leftOut counts the channels that eye artifacts left out of usable
+// windows: those the state in effect at each usable score names.
+func leftOut(c *collect) int {
+	n, j := 0, -1
+	for _, sc := range c.scores {
+		for j+1 < len(c.states) && !c.states[j+1].Since.After(sc.T) {
+			j++
+		}
+		if sc.Usable && j >= 0 && c.states[j].State == alert.StateArtifact {
+			n += len(c.states[j].Channels)
+		}
+	}
+	return n
 }
 
 // counting counts what a model learns, by class and dimension.
@@ -244,5 +261,46 @@ func TestBaselineOfOtherChannels(t *testing.T) {
 	}
 	if b := other.Baseline(); b.Channels != 8 || b.Windows[0] != 0 {
 		t.Errorf("another montage: baseline %d channels, %v windows: want the population's", b.Channels, b.Windows[0])
+	}
+}
+
+// TestLeaveOut: channels are left out of a per-channel score only while
+// at least TopK others remain to be scored; never in the whole-vector
+// mode (one vector of every channel); include restores them.
+func TestLeaveOut(t *testing.T) {
+	perChannel := func(ch, topK int) *scorer {
+		return &scorer{base: &features.Baseline{}, ch: ch, cfg: Scoring{TopK: topK}, skip: make([]bool, ch)}
+	}
+	for _, tt := range []struct {
+		name     string
+		s        *scorer
+		channels []int
+		want     bool
+	}{
+		{"two of eight, top 2", perChannel(8, 2), []int{0, 1}, true},
+		{"one of two, top 2", perChannel(2, 2), []int{0}, false},
+		{"one of two, top 1", perChannel(2, 1), []int{1}, true},
+		{"all of three", perChannel(3, 1), []int{0, 1, 2}, false},
+		{"none", perChannel(8, 2), nil, false},
+		{"whole-vector mode", &scorer{ch: 8}, []int{0}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.s.leaveOut(tt.channels); got != tt.want {
+				t.Fatalf("leaveOut(%v) = %v, want %v", tt.channels, got, tt.want)
+			}
+			left := 0
+			for _, c := range tt.s.skip {
+				if c {
+					left++
+				}
+			}
+			if tt.want && left != len(tt.channels) || !tt.want && left != 0 {
+				t.Fatalf("%d channels left out after leaveOut(%v) = %v", left, tt.channels, tt.want)
+			}
+			tt.s.include()
+			if slices.Contains(tt.s.skip, true) {
+				t.Fatal("include left channels out")
+			}
+		})
 	}
 }
