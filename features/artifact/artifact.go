@@ -155,6 +155,7 @@ type Detector struct {
 	scratch          []float64
 	episode          []episode // of the electrode rules, per channel
 	episodeLen       int       // windows an episode may gate a channel; 0: no limit
+	out              []bool    // JudgeWithout's channels left out; nil: none
 }
 
 // episode counts, for one channel, the windows in which the electrode
@@ -219,7 +220,16 @@ func Frontal(label string) bool {
 // the window if it was clean. Until a window has set the backgrounds (the
 // first clean window, at the start and after Reset) only the start-up
 // eye rule, which compares channels with each other, can fire.
-func (d *Detector) Judge(m []Measures) Verdict {
+func (d *Detector) Judge(m []Measures) Verdict { return d.JudgeWithout(m, nil) }
+
+// JudgeWithout is Judge with the channels c for which out[c] is true left
+// out (out nil or of len(m)): channels a caller does not score, such as a
+// flat or disconnected one. They fire no rule, count for no comparison
+// across the head, and their backgrounds stand still (but for the first
+// clean window, which sets every background).
+func (d *Detector) JudgeWithout(m []Measures, out []bool) Verdict {
+	d.out = out
+	defer func() { d.out = nil }()
 	if d.cfg.Off {
 		return Verdict{}
 	}
@@ -260,7 +270,7 @@ func (d *Detector) rules(m []Measures) Verdict {
 	for c := range m {
 		r := d.rise[c]
 		emg := r.Gamma >= d.muscle && r.Gamma > max(r.Delta, r.Theta, r.Alpha)
-		if d.electrode(c, !emg && (d.pop(c, m) || d.movement(c, m))) {
+		if d.electrode(c, d.in(c) && !emg && (d.pop(c, m) || d.movement(c, m))) {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -274,7 +284,7 @@ func (d *Detector) rules(m []Measures) Verdict {
 	for c := range m {
 		r := d.rise[c]
 		lower := logAdd(logAdd(m[c].Delta, m[c].Theta), m[c].Alpha)
-		if r.Gamma >= d.muscle && (r.Gamma > max(r.Delta, r.Theta, r.Alpha) || m[c].Gamma >= lower-math.Ln2) && emgFlat(m[c]) {
+		if d.in(c) && r.Gamma >= d.muscle && (r.Gamma > max(r.Delta, r.Theta, r.Alpha) || m[c].Gamma >= lower-math.Ln2) && emgFlat(m[c]) {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -288,7 +298,7 @@ func (d *Detector) rules(m []Measures) Verdict {
 	// field falls off steeply behind the eyes).
 	k := 0
 	for c := range m {
-		if !d.frontal[c] {
+		if d.back(c) {
 			d.scratch[k] = d.low(c, m)
 			k++
 		}
@@ -300,7 +310,7 @@ func (d *Detector) rules(m []Measures) Verdict {
 	back := median(d.scratch[:k])
 	for c := range m {
 		r, low := d.rise[c], d.low(c, m)
-		if k > 0 && d.frontal[c] && low >= d.eye && low > max(r.Beta, r.Gamma) && back < low/2 {
+		if k > 0 && d.front(c) && low >= d.eye && low > max(r.Beta, r.Gamma) && back < low/2 {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -378,20 +388,23 @@ func emgFlat(m Measures) bool { return m.Gamma-m.Beta >= emgFloor }
 // ordinary.
 func (d *Detector) startup(m []Measures) Verdict {
 	d.hits = d.hits[:0]
-	k := 0
+	k, front := 0, 0
 	for c := range m {
-		if !d.frontal[c] {
+		if d.back(c) {
 			d.scratch[k] = logAdd(m[c].Delta, m[c].Theta)
 			k++
 		}
+		if d.front(c) {
+			front++
+		}
 	}
-	if k == 0 || k == len(m) {
+	if k == 0 || front == 0 {
 		return Verdict{}
 	}
 	low := median(d.scratch[:k])
 	k = 0
 	for c := range m {
-		if !d.frontal[c] {
+		if d.back(c) {
 			d.scratch[k] = logAdd(m[c].Beta, m[c].Gamma)
 			k++
 		}
@@ -399,7 +412,7 @@ func (d *Detector) startup(m []Measures) Verdict {
 	high := median(d.scratch[:k])
 	for c := range m {
 		lo, hi := logAdd(m[c].Delta, m[c].Theta)-low, logAdd(m[c].Beta, m[c].Gamma)-high
-		if d.frontal[c] && lo >= d.eye && hi < lo/2 {
+		if d.front(c) && lo >= d.eye && hi < lo/2 {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -408,6 +421,14 @@ func (d *Detector) startup(m []Measures) Verdict {
 	}
 	return Verdict{}
 }
+
+// in reports whether channel c is judged (not left out).
+func (d *Detector) in(c int) bool { return d.out == nil || !d.out[c] }
+
+// front and back report whether channel c is judged and frontal, or
+// judged and not frontal.
+func (d *Detector) front(c int) bool { return d.frontal[c] && d.in(c) }
+func (d *Detector) back(c int) bool  { return !d.frontal[c] && d.in(c) }
 
 // low is the rise of channel c's power below 8 Hz (δ + θ) over its
 // background, in natural-log units.
@@ -434,6 +455,9 @@ func (d *Detector) adapt(m []Measures) {
 		*bg += a * (x - *bg)
 	}
 	for c := range m {
+		if !d.in(c) {
+			continue
+		}
 		b := &d.bg[c]
 		move(&b.Delta, m[c].Delta)
 		move(&b.Theta, m[c].Theta)

@@ -2,6 +2,7 @@ package artifact_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -367,4 +368,46 @@ func TestFrontalOnlyMontage(t *testing.T) {
 			t.Errorf("%v: verdict %v on %v, want %v", tt.labels, v.Kind, v.Channels, tt.want)
 		}
 	}
+}
+
+// TestJudgeWithout: a channel left out fires no rule, is no channel
+// behind the eyes to compare a blink with, and its background stands
+// still; the others are judged as by Judge.
+func TestJudgeWithout(t *testing.T) {
+	labels := []string{"Fp1", "Fp2", "C3", "C4"}
+	base := artifact.Measures{Delta: 4, Theta: 3.5, Alpha: 3.5, Beta: 3, Gamma: 2, Step: 10}
+	pop := base
+	pop.Step = 400
+	noisy := artifact.Measures{Delta: 9, Theta: 9, Alpha: 9, Beta: 9, Gamma: 9, Step: 900} // a disconnected electrode
+	d, err := artifact.New(artifact.Config{Warmup: -1}, labels, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := []artifact.Measures{base, base, base, base}
+	d.Judge(m) // sets the backgrounds
+	out := []bool{false, false, true, false}
+	judge := func(m []artifact.Measures, out []bool, want artifact.Kind, ch ...int) {
+		t.Helper()
+		v := d.JudgeWithout(m, out)
+		if v.Kind != want || !slices.Equal(v.Channels, ch) {
+			t.Fatalf("verdict %v on %v, want %v on %v", v.Kind, v.Channels, want, ch)
+		}
+	}
+	// C3 left out: its pop fires nothing, nor does its noise for minutes.
+	judge([]artifact.Measures{base, base, pop, base}, out, artifact.None)
+	for range 300 {
+		judge([]artifact.Measures{base, base, noisy, base}, out, artifact.None)
+	}
+	// Its background stood still: back in, the noise is an artifact.
+	judge([]artifact.Measures{base, base, noisy, base}, nil, artifact.Muscle, 2)
+	// The other channels are judged: a pop on C4.
+	judge([]artifact.Measures{base, base, base, pop}, out, artifact.Electrode, 3)
+	// A blink is judged against the channels behind the eyes that are in:
+	// with C3 out, C4 alone; with both out, none, and the rule is silent.
+	blink := base
+	blink.Delta = 7
+	judge([]artifact.Measures{blink, blink, noisy, base}, out, artifact.Eye, 0, 1)
+	judge([]artifact.Measures{blink, blink, base, base}, []bool{false, false, true, true}, artifact.None)
+	// Fp1 out: the blink is Fp2's alone.
+	judge([]artifact.Measures{blink, blink, base, base}, []bool{true, false, false, false}, artifact.Eye, 1)
 }

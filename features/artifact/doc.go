@@ -47,7 +47,9 @@
 // when any channel fires a rule, tried in this order (the Verdict names
 // the channels; internal/pipeline gates the whole window, except that a
 // per-channel score leaves out only the channels of an eye artifact,
-// whose rule has checked that the channels behind them are quiet):
+// whose rule has checked that the channels behind them are quiet, and
+// the channels it leaves out for signal quality are judged by none of
+// the rules, Detector.JudgeWithout):
 //
 //   - electrode, pop: the largest step between consecutive samples is at
 //     least Config.StepFloor (100 µV) and Config.StepRise (20 dB, ten

@@ -26,7 +26,7 @@ var (
 
 	descFrames     = desc("frames_total", "Frames (one sample per channel) read from the source.")
 	descGaps       = desc("gaps_total", "Gaps in the signal: places where the source lost frames.")
-	descWindows    = desc("windows_total", "Windows processed, by signal quality: usable (scored; with a per-channel model a blink's window is, on the channels behind the eyes), signal_lost (a gap), electrode_off (lead-off, saturated, flat or invalid channel), artifact (eye, muscle, electrode artifact or settling). Their sum is every window.", "quality")
+	descWindows    = desc("windows_total", "Windows processed, by signal quality: usable (scored; with a per-channel model, also a window scored on the channels other than those with a lead-off, saturation, flat line or blink), signal_lost (a gap), electrode_off (lead-off, saturated, flat or invalid channel), artifact (eye, muscle, electrode artifact or settling). Their sum is every window.", "quality")
 	descSignal     = desc("signal_seconds_total", "Seconds of signal processed (the end of the latest window); its rate is the real-time factor, 1 for a live source keeping up.")
 	descLag        = desc("pipeline_lag_seconds", "How far the signal processed trails the wall-clock time since the pipeline started: its delay behind real time for a live source; negative for a recording replayed faster than real time.")
 	descLastWindow = desc("last_window_timestamp_seconds", "When the latest window was processed (Unix time).")

@@ -33,8 +33,9 @@ func newArtifacts(cfg artifact.Config, ext *features.Extractor, labels []string,
 	return &artifacts{det: det, ext: ext, m: make([]artifact.Measures, len(labels)), lastCh: make([]int, 0, len(labels))}, nil
 }
 
-// judge judges the window of the extractor's last Vector.
-func (a *artifacts) judge() artifact.Verdict {
+// judge judges the window of the extractor's last Vector, leaving out
+// the channels c for which out[c] (out may be nil).
+func (a *artifacts) judge(out []bool) artifact.Verdict {
 	e := a.ext
 	for c := range a.m {
 		a.m[c] = artifact.Measures{
@@ -43,7 +44,7 @@ func (a *artifacts) judge() artifact.Verdict {
 			Gamma: e.Measure(c, features.GammaPower), Step: e.MaxStep(c),
 		}
 	}
-	return a.det.Judge(a.m)
+	return a.det.JudgeWithout(a.m, out)
 }
 
 // same reports whether v is the verdict last published.

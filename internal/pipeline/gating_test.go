@@ -1,7 +1,10 @@
 package pipeline
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,5 +116,94 @@ func TestQualityGating(t *testing.T) {
 	}
 	if st.Gaps != 1 {
 		t.Errorf("%d gaps", st.Gaps)
+	}
+}
+
+// TestPerChannelScoresAroundABadChannel: with a per-channel score, a flat
+// line, lead-off or saturation on one channel leaves that channel out and
+// the window is scored on the others (the state says electrode-off and
+// how many channels are scored), not learned, and taken into the others'
+// baselines only; a gap and invalid samples still gate the window, and so
+// does a bad channel when fewer than TopK channels would remain. Before,
+// one electrode off in a montage of 23 stopped all scoring.
+func TestPerChannelScoresAroundABadChannel(t *testing.T) {
+	s := time.Second
+	faults := []fault{
+		{20 * s, 40 * s, "flat", 2},
+		{60 * s, 70 * s, "leadoff", 1},
+		{90 * s, 95 * s, "saturated", 3},
+		{120 * s, 121 * s, "gap", 0},
+		{150 * s, 150*s + 100*time.Millisecond, "nan", 1},
+	}
+	// Windows (by their end) well inside each fault's effect.
+	inside := []struct {
+		from, to     time.Duration
+		channelLocal bool
+	}{{23 * s, 39 * s, true}, {61 * s, 70 * s, true}, {91 * s, 95 * s, true}, {121 * s, 122 * s, false}, {151 * s, 152 * s, false}}
+	for _, channels := range []int{4, 2} {
+		fs := slices.Clone(faults)
+		for i := range fs {
+			fs[i].channel %= channels
+		}
+		src := &tamper{Source: newPatient(t, channels, 3*time.Minute, 0, 9), faults: fs}
+		sink := &collect{}
+		p := newPipeline(t, src, defaultFeatures, channelModel(t), Config{Learning: Learning{Mode: LearnAnnotations}, Artifact: noArtifacts,
+			Scoring: Scoring{PerChannel: true, Population: unitPopulation()}}, []alert.Sink{sink}, Hooks{})
+		runAll(t, p)
+		for _, sc := range sink.scores {
+			for _, in := range inside {
+				if sc.Offset < in.from || sc.Offset > in.to {
+					continue
+				}
+				if want := in.channelLocal && channels == 4; sc.Usable != want {
+					t.Errorf("%d channels: window ending at %v scored %v, want %v", channels, sc.Offset, sc.Usable, want)
+				}
+			}
+		}
+		// Windows scored in state electrode-off: scored around a channel.
+		partial := 0
+		states := sink.states
+		var cur alert.Status
+		for _, sc := range sink.scores {
+			for len(states) > 0 && !states[0].Since.After(sc.T) {
+				cur, states = states[0], states[1:]
+			}
+			if sc.Usable && cur.State == alert.StateElectrodeOff {
+				partial++
+			}
+		}
+		var reasons []string
+		for _, st := range sink.states {
+			reasons = append(reasons, string(st.State)+": "+st.Reason)
+		}
+		want := []string{fmt.Sprintf("electrode-off: flat line on channel %d", fs[0].channel),
+			fmt.Sprintf("electrode-off: lead-off on channel %d", fs[1].channel),
+			fmt.Sprintf("electrode-off: saturation on channel %d", fs[2].channel),
+			"signal-lost: frames lost", "electrode-off: invalid samples"}
+		for _, w := range want {
+			if !slices.ContainsFunc(reasons, func(r string) bool { return strings.HasPrefix(r, w) }) {
+				t.Errorf("%d channels: no state %q among %q", channels, w, reasons)
+			}
+		}
+		scoredAround := slices.ContainsFunc(reasons, func(r string) bool { return strings.HasSuffix(r, "; the other 3 channels are scored") })
+		if channels == 2 {
+			if partial > 0 || slices.ContainsFunc(reasons, func(r string) bool { return strings.Contains(r, "scored") }) {
+				t.Errorf("2 channels, top 2: %d windows scored around a channel; states %q", partial, reasons)
+			}
+			continue
+		}
+		if partial < 30 || !scoredAround {
+			t.Errorf("%d windows scored around a bad channel, want those of the faults (about 40); states %q", partial, reasons)
+		}
+		st := p.Stats()
+		if got, want := st.LearnedNeg+st.LearnedPos+st.Unlabelled, st.Usable-int64(partial); got != want {
+			t.Errorf("learned %d windows and %d unlabelled, want the %d usable windows on every channel", st.LearnedNeg+st.LearnedPos, st.Unlabelled, want)
+		}
+		w := p.Baseline().Windows
+		for c := 1; c <= 3; c++ {
+			if w[c] >= w[0] {
+				t.Errorf("baseline windows per channel %v: bad channel %d took in as many as channel 0", w, c)
+			}
+		}
 	}
 }

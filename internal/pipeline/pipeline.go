@@ -39,9 +39,8 @@ type Stats struct {
 	LearnedPos, LearnedNeg int64
 	Unlabelled             int64 // windows whose overlap with a seizure made their label ambiguous
 	// Windows not scored, by cause: frames lost; an electrode off, a
-	// saturated or flat channel or invalid samples; an artifact (not an
-	// eye artifact that a per-channel score leaves out: that window is
-	// Usable).
+	// saturated or flat channel or invalid samples; an artifact. A window
+	// that a per-channel score scores on the other channels is Usable.
 	SignalLost, ElectrodeOff, Artifact int64
 	Events, Suppressed                 int64
 	LabelsApplied, LabelsUnused        int64
@@ -85,6 +84,7 @@ type Pipeline struct {
 	winLen time.Duration
 
 	qual   *quality     // signal-quality gating
+	bad    []int        // the channels quality.bad finds, len(channels) of room
 	art    *artifacts   // artifact gating; nil when off
 	rank   *ranking     // the channels an alert names
 	ev     *events      // decisions → events, reloads
@@ -167,6 +167,7 @@ func (p *Pipeline) wireStages(det *alert.Detector, sinks []alert.Sink, step time
 	p.sinks = newSinks(sinks, p.log, &p.stats.SinkErrors)
 	p.frames = frameSinks(sinks)
 	p.qual = newQuality(len(labels), p.ext.Window(), c.Quality.FlatMicrovolts)
+	p.bad = make([]int, 0, len(labels))
 	if !c.Artifact.Off {
 		var err error
 		if p.art, err = newArtifacts(c.Artifact, p.ext, labels, step); err != nil {
@@ -344,6 +345,54 @@ func (p *Pipeline) step() (done bool, err error) {
 	return false, nil
 }
 
+// gating is what keeps a window from being scored, or from being scored
+// on every channel.
+type gating struct {
+	kind, ch int // the problem (okay: none) and the channel it names
+	art      artifact.Verdict
+	// dropped: a per-channel score leaves out the channels of a
+	// channel-local quality problem (kind); eye: those of an eye artifact.
+	dropped, eye bool
+}
+
+// scored reports whether the window is scored, on some channels at least.
+func (g gating) scored() bool { return g.kind == okay || g.dropped && channelLocal(g.kind) }
+
+// counted is the cause under which a window not scored is counted (okay
+// for a scored one).
+func (g gating) counted() int {
+	if g.scored() {
+		return okay
+	}
+	return g.kind
+}
+
+// gate judges the window of the extractor's last Vector: its signal
+// quality and artifacts. A per-channel
+// score leaves out the channels of a lead-off, saturation or flat line,
+// and the frontal channels of an eye artifact (its rule requires the
+// channels behind them to be quiet), and scores the window on the
+// others when at least TopK remain; a gap, invalid samples and any other
+// artifact gate the window: muscle and movement reach neighbouring
+// channels below the rules' thresholds.
+func (p *Pipeline) gate() gating {
+	var g gating
+	g.kind, g.ch = p.qual.window()
+	if g.kind == okay && p.ext.Invalid() > 0 {
+		g.kind = invalidProblem
+	}
+	g.dropped = channelLocal(g.kind) && p.sc.leaveOut(p.qual.bad(p.bad[:0]))
+	if !g.scored() || p.art == nil {
+		return g
+	}
+	if g.art = p.art.judge(p.sc.leftOut()); g.art.Kind != artifact.None {
+		if g.eye = g.art.Kind == artifact.Eye && p.sc.leaveOut(g.art.Channels); !g.eye {
+			g.kind = artifactProblem
+		}
+	}
+	return g
+}
+
 // stopping reports whether Run's context is done.
 func (p *Pipeline) stopping() bool { return p.ctx != nil && p.ctx.Err() != nil }
 
@@ -356,36 +405,23 @@ func (p *Pipeline) window() {
 	end := p.frameEnd()
 	start := end - p.winLen
 	p.stats.Windows++
-	kind, ch := p.qual.window()
-	if kind == okay && p.ext.Invalid() > 0 {
-		kind = invalidProblem
-	}
 	x := p.ext.Vector(p.x)
-	// An eye artifact leaves the frontal channels it names out of a
-	// per-channel score (the rule requires the channels behind them to be
-	// quiet), and the window is scored on the others; any other artifact
-	// gates the window: muscle and movement reach neighbouring channels
-	// below the rules' thresholds.
-	var art artifact.Verdict
-	partial := false
-	if kind == okay && p.art != nil {
-		if art = p.art.judge(); art.Kind != artifact.None {
-			if partial = art.Kind == artifact.Eye && p.sc.leaveOut(art.Channels); !partial {
-				kind = artifactProblem
-			}
-		}
-	}
-	p.count(kind)
-	score, v, usable := p.score(kind == okay, x)
+	g := p.gate()
+	p.count(g.counted())
+	score, v, usable := p.score(g.scored(), x)
 	switch {
-	case kind == artifactProblem || partial:
-		p.setArtifact(art, partial, end)
-	case kind != okay:
-		st, reason := stateOf(kind, ch, p.channels)
+	case g.kind == artifactProblem || g.eye && !g.dropped:
+		p.setArtifact(g.art, g.eye, end)
+	case g.kind != okay:
+		st, reason := stateOf(g.kind, g.ch, p.channels)
+		if g.dropped && usable {
+			reason += fmt.Sprintf("; the other %d channels are scored", p.sc.scoredChannels())
+		}
 		p.setState(st, reason, end)
 	case p.state != alert.StateOnline:
 		p.setState(alert.StateOnline, "signal good", end)
 	}
+	partial := g.dropped || g.eye
 	active := p.ev.window(start, end, score, usable, x)
 	if usable && !active && !partial {
 		p.rank.update(x)
@@ -487,6 +523,7 @@ func (p *Pipeline) setArtifact(v artifact.Verdict, partial bool, at time.Duratio
 	if p.state == alert.StateArtifact && p.art.same(v) {
 		return
 	}
+	scored := p.sc.scoredChannels()
 	p.art.remember(v)
 	names := make([]string, len(v.Channels))
 	for i, c := range v.Channels {
@@ -498,7 +535,7 @@ func (p *Pipeline) setArtifact(v artifact.Verdict, partial bool, at time.Duratio
 		reason += " on " + strings.Join(names, ", ")
 	}
 	if partial {
-		reason += fmt.Sprintf("; the other %d channels are scored", len(p.channels)-len(names))
+		reason += fmt.Sprintf("; the other %d channels are scored", scored)
 	}
 	// Blinks, movement and muscle come and go every few seconds in awake
 	// patients: at info level they would fill the journal with thousands

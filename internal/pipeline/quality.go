@@ -22,13 +22,19 @@ type quality struct {
 	satCh  int
 	ref    []uint64 // per channel: bits of the reference value of the flatness test
 	moved  []int64  // per channel: latest frame that left ref by more than flat
+	leadAt []int64  // per channel: latest frame with a lead-off
+	satAt  []int64  // per channel: latest saturated frame
 	any    bool
 }
 
 func newQuality(channels int, win int, flat float64) *quality {
-	q := &quality{win: int64(win), flat: flat, ref: make([]uint64, channels), moved: make([]int64, channels)}
+	q := &quality{win: int64(win), flat: flat, ref: make([]uint64, channels), moved: make([]int64, channels),
+		leadAt: make([]int64, channels), satAt: make([]int64, channels)}
 	never := int64(math.MinInt64 / 2)
 	q.gap, q.lead, q.sat = never, never, never
+	for c := range channels {
+		q.leadAt[c], q.satAt[c] = never, never
+	}
 	return q
 }
 
@@ -41,9 +47,11 @@ func (q *quality) update(f *acquire.Frame) {
 	}
 	if f.LeadOff != 0 {
 		q.lead, q.leadCh = i, bits.TrailingZeros64(f.LeadOff)
+		mark(q.leadAt, f.LeadOff, i)
 	}
 	if f.Saturated != 0 {
 		q.sat, q.satCh = i, bits.TrailingZeros64(f.Saturated)
+		mark(q.satAt, f.Saturated, i)
 	}
 	if !q.any {
 		for c, v := range f.Samples {
@@ -56,6 +64,19 @@ func (q *quality) update(f *acquire.Frame) {
 		return
 	}
 	flatTest(f.Samples, q.ref, q.moved, q.flat, i)
+}
+
+// mark sets at[c] to i for every channel c whose bit is set in mask
+// (channels beyond at's length, or beyond 64, are not marked).
+func mark(at []int64, mask uint64, i int64) {
+	for mask != 0 {
+		c := bits.TrailingZeros64(mask)
+		if c >= len(at) {
+			return
+		}
+		at[c] = i
+		mask &= mask - 1
+	}
 }
 
 // flatTestGo is the flatness test of frame i: for each channel c whose
@@ -105,6 +126,25 @@ func (q *quality) window() (kind, channel int) {
 		}
 	}
 	return okay, -1
+}
+
+// channelLocal reports whether a problem kind is one of single channels
+// (lead-off, saturation, a flat line), which a per-channel score can
+// leave out, rather than of the whole window (a gap, invalid samples).
+func channelLocal(kind int) bool {
+	return kind == leadProblem || kind == satProblem || kind == flatProblem
+}
+
+// bad appends to dst the channels with a lead-off, saturation or flat
+// line within the window ending at the latest frame, in channel order.
+func (q *quality) bad(dst []int) []int {
+	i := q.frame
+	for c := range q.moved {
+		if i-q.leadAt[c] < q.win || i-q.satAt[c] < q.win || i-q.moved[c] >= q.win {
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // stateOf maps a problem to the monitor's state and a reason.

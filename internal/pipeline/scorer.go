@@ -35,11 +35,11 @@ import (
 //     learned as a seizure teaches the model its TopK channels (the ones
 //     that drove the score), one learned as background teaches it every
 //     channel;
-//  5. a window with an eye artifact (a blink at the frontal channels,
-//     those behind them quiet) is scored on the channels the artifact
-//     does not name, when at least TopK remain, and taken into their
-//     baselines only; it is not learned. Any other artifact gates the
-//     window.
+//  5. a window with a lead-off, saturation or flat line on some channels,
+//     or an eye artifact (a blink at the frontal channels, those behind
+//     them quiet), is scored on the other channels when at least TopK
+//     remain, and taken into their baselines only; it is not learned. A
+//     gap, invalid samples and any other artifact gate the window.
 type Scoring struct {
 	PerChannel bool                 `json:"per_channel"`
 	Population *features.Population `json:"population,omitempty"`
@@ -283,18 +283,53 @@ func (s *scorer) background(x []float64) {
 	}
 }
 
-// leaveOut leaves the channels of an artifact out of the current window,
-// in the per-channel mode, when at least TopK others remain; it reports
-// whether it did. The window's margin then averages the TopK highest of
-// the others, the baseline takes in only them, and include ends it.
+// leaveOut leaves channels out of the current window, in the per-channel
+// mode, when at least TopK others remain (counting those already left
+// out); it reports whether it did. The window's margin then averages the
+// TopK highest of the others, the baseline takes in only them, and
+// include ends it.
 func (s *scorer) leaveOut(channels []int) bool {
-	if !s.perChannel() || len(channels) == 0 || s.ch-len(channels) < s.cfg.TopK {
+	if !s.perChannel() || len(channels) == 0 {
+		return false
+	}
+	n := 0
+	for _, out := range s.skip {
+		if out {
+			n++
+		}
+	}
+	for _, c := range channels {
+		if !s.skip[c] {
+			n++
+		}
+	}
+	if s.ch-n < s.cfg.TopK {
 		return false
 	}
 	for _, c := range channels {
 		s.skip[c] = true
 	}
 	return true
+}
+
+// leftOut returns, per channel, whether the current window leaves it out;
+// nil when it leaves out none.
+func (s *scorer) leftOut() []bool {
+	if !s.perChannel() || !slices.Contains(s.skip, true) {
+		return nil
+	}
+	return s.skip
+}
+
+// scoredChannels is how many channels the current window is scored on.
+func (s *scorer) scoredChannels() int {
+	n := s.ch
+	for _, out := range s.skip {
+		if out {
+			n--
+		}
+	}
+	return n
 }
 
 // include ends leaveOut: every channel is scored again.
