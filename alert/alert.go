@@ -49,7 +49,7 @@ const (
 	StateOffline      State = "offline"       // daemon not connected (last will)
 	StateSignalLost   State = "signal-lost"   // frames missing: gap, source error, reconnecting
 	StateElectrodeOff State = "electrode-off" // lead-off, flat line or saturation on a channel
-	StateArtifact     State = "artifact"      // muscle, eye or electrode artifact, or settling: windows are not scored
+	StateArtifact     State = "artifact"      // muscle, eye or electrode artifact, or settling: windows are not scored, unless Scored
 )
 
 // Status is a change of the monitor's state.
@@ -62,9 +62,15 @@ type Status struct {
 	// Artifact is the kind of artifact ("muscle", "eye", "electrode", or
 	// "settling" for the first seconds after a start or a gap) when State
 	// is StateArtifact, and Channels the channels it was found on (none
-	// for settling); both are in the payload when set.
+	// for settling), or in StateElectrodeOff those with a lead-off,
+	// saturation or flat line; both are in the payload when set.
 	Artifact string
 	Channels []string
+	// Scored, in StateElectrodeOff or StateArtifact, is how many channels
+	// the windows are still scored on (a per-channel model leaves out the
+	// channels named); 0: the windows are not scored. In the payload when
+	// not 0.
+	Scored int
 }
 
 // Score is one window's score.

@@ -144,8 +144,9 @@ func ParseEventEnd(b []byte) (*Event, error) {
 
 // ParseStatus reads a status payload (AppendStatus's, or OfflinePayload)
 // strictly: at most MaxStatusSize bytes, "v" 1, a state of the contract,
-// "since" unless offline, an artifact kind exactly in state artifact, and
-// at most MaxChannels channels.
+// "since" unless offline, an artifact kind exactly in state artifact, at
+// most MaxChannels channels, and "scored" (1 to MaxChannels) only in
+// states electrode-off and artifact.
 func ParseStatus(b []byte) (Status, error) {
 	var m struct {
 		V        int       `json:"v"`
@@ -153,6 +154,7 @@ func ParseStatus(b []byte) (Status, error) {
 		Since    time.Time `json:"since"`
 		Artifact string    `json:"artifact"`
 		Channels []string  `json:"channels"`
+		Scored   int       `json:"scored"`
 	}
 	if err := decodeV1("status", b, MaxStatusSize, &m, &m.V); err != nil {
 		return Status{}, err
@@ -177,8 +179,12 @@ func ParseStatus(b []byte) (Status, error) {
 		return Status{}, payloadErr(`status: field "since" is required`)
 	case len(m.Channels) > MaxChannels:
 		return Status{}, payloadErr("status: %d channels, more than %d", len(m.Channels), MaxChannels)
+	case m.Scored != 0 && m.State != StateElectrodeOff && m.State != StateArtifact:
+		return Status{}, payloadErr(`status: field "scored" in state %q`, m.State)
+	case m.Scored < 0 || m.Scored > MaxChannels:
+		return Status{}, payloadErr(`status: field "scored": %d, want 1..%d channels`, m.Scored, MaxChannels)
 	}
-	return Status{State: m.State, Since: m.Since, Artifact: m.Artifact, Channels: m.Channels}, nil
+	return Status{State: m.State, Since: m.Since, Artifact: m.Artifact, Channels: m.Channels, Scored: m.Scored}, nil
 }
 
 // ParseScore reads a score payload (AppendScore's) strictly: at most

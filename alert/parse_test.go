@@ -26,9 +26,12 @@ func TestParsersReadTheEncoders(t *testing.T) {
 		{State: StateOnline, Since: at},
 		{State: StateArtifact, Since: at, Artifact: "muscle", Channels: []string{"C3"}},
 		{State: StateArtifact, Since: at, Artifact: "settling"},
+		{State: StateArtifact, Since: at, Artifact: "eye", Channels: []string{"Fp1", "Fp2"}, Scored: 21},
+		{State: StateElectrodeOff, Since: at, Channels: []string{"T7"}, Scored: 22},
+		{State: StateElectrodeOff, Since: at, Channels: []string{"T7", "P7"}},
 	} {
 		got, err := ParseStatus(AppendStatus(nil, st))
-		if err != nil || got.State != st.State || !got.Since.Equal(st.Since) || got.Artifact != st.Artifact || !slices.Equal(got.Channels, st.Channels) {
+		if err != nil || got.State != st.State || !got.Since.Equal(st.Since) || got.Artifact != st.Artifact || !slices.Equal(got.Channels, st.Channels) || got.Scored != st.Scored {
 			t.Errorf("status %+v: %+v, %v", st, got, err)
 		}
 	}
@@ -66,6 +69,10 @@ func TestParsersReject(t *testing.T) {
 		{"status unknown state", statusErr, `{"v":1,"state":"asleep","since":` + when + `}`, `"asleep" is not a state`},
 		{"status artifact kind", statusErr, `{"v":1,"state":"artifact","artifact":"ghost","since":` + when + `}`, `"ghost"`},
 		{"status artifact when online", statusErr, `{"v":1,"state":"online","artifact":"eye","since":` + when + `}`, `"artifact" in state`},
+		{"status scored when online", statusErr, `{"v":1,"state":"online","scored":3,"since":` + when + `}`, `"scored" in state "online"`},
+		{"status scored negative", statusErr, `{"v":1,"state":"electrode-off","scored":-1,"since":` + when + `}`, `"scored": -1, want 1..64`},
+		{"status scored too many", statusErr, `{"v":1,"state":"artifact","artifact":"eye","scored":65,"since":` + when + `}`, `"scored": 65`},
+		{"status scored not a number", statusErr, `{"v":1,"state":"artifact","artifact":"eye","scored":"3","since":` + when + `}`, `scored`},
 		{"status no since", statusErr, `{"v":1,"state":"online"}`, `"since" is required`},
 		{"status not UTF-8", statusErr, "{\"v\":1,\"state\":\"\xff\"}", "UTF-8"},
 		{"score NaN-like", scoreErr, `{"v":1,"t":` + when + `,"score":-0.5}`, `"score" is -0.5`},
@@ -109,6 +116,7 @@ func FuzzParsePayloads(f *testing.F) {
 	f.Add(AppendAlert(nil, e))
 	f.Add(AppendEventEnd(nil, e))
 	f.Add(AppendStatus(nil, Status{State: StateArtifact, Since: at, Artifact: "eye", Channels: []string{"Fp1"}}))
+	f.Add(AppendStatus(nil, Status{State: StateElectrodeOff, Since: at, Channels: []string{"T7"}, Scored: 22}))
 	f.Add(AppendScore(nil, Score{T: at, Score: 1}))
 	f.Add([]byte(OfflinePayload))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -120,7 +128,8 @@ func FuzzParsePayloads(f *testing.F) {
 		if e, err := ParseEventEnd(b); err == nil && (!ValidID(e.ID) || e.End.IsZero()) {
 			t.Fatalf("end accepted: %+v", e)
 		}
-		if s, err := ParseStatus(b); err == nil && (s.State != StateOffline && s.Since.IsZero()) {
+		if s, err := ParseStatus(b); err == nil && (s.State != StateOffline && s.Since.IsZero() ||
+			s.Scored < 0 || s.Scored > MaxChannels || s.Scored != 0 && s.State != StateElectrodeOff && s.State != StateArtifact) {
 			t.Fatalf("status accepted: %+v", s)
 		}
 		if s, err := ParseScore(b); err == nil && !unitScore(s.Score) {

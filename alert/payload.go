@@ -151,7 +151,7 @@ func AppendEventEnd(dst []byte, e *Event) []byte {
 }
 
 // AppendStatus appends the status payload {"v":1,"state","since"}, with
-// "artifact" and "channels" when the status names them.
+// "artifact", "channels" and "scored" when the status names them.
 func AppendStatus(dst []byte, s Status) []byte {
 	dst = append(dst, `{"v":1,"state":`...)
 	dst = AppendJSONString(dst, string(s.State))
@@ -160,6 +160,10 @@ func AppendStatus(dst []byte, s Status) []byte {
 	if len(s.Channels) > 0 {
 		dst = append(dst, `,"channels":`...)
 		dst = appendJSONStrings(dst, s.Channels)
+	}
+	if s.Scored != 0 {
+		dst = append(dst, `,"scored":`...)
+		dst = strconv.AppendInt(dst, int64(s.Scored), 10)
 	}
 	return append(dst, '}')
 }

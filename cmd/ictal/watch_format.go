@@ -88,6 +88,7 @@ type contractMessage struct {
 	Channels   []string `json:"channels"`
 	State      string   `json:"state"`
 	Artifact   string   `json:"artifact"`
+	Scored     int      `json:"scored"`
 	Since      string   `json:"since"`
 	T          string   `json:"t"`
 	AlertID    string   `json:"alert_id"`
@@ -207,17 +208,29 @@ func describeStatus(m *contractMessage) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf(`"since": %v`, err)
 		}
+		// Not scored, or scored on the channels left (scored): the kind
+		// and channels say why.
+		var line string
 		switch m.State {
 		case "online":
 			return "status online since " + since, nil
-		case "artifact": // not scored: the kind and channels say why
+		case "artifact":
 			what := m.Artifact
 			if len(m.Channels) > 0 {
 				what += " on " + strings.Join(m.Channels, ",")
 			}
-			return "status ARTIFACT (" + what + ") since " + since, nil
+			line = "status ARTIFACT (" + what + ") since " + since
+		default:
+			line = "status " + strings.ToUpper(m.State)
+			if len(m.Channels) > 0 {
+				line += " (" + strings.Join(m.Channels, ",") + ")"
+			}
+			line += " since " + since
 		}
-		return "status " + strings.ToUpper(m.State) + " since " + since, nil
+		if m.Scored > 0 {
+			line += fmt.Sprintf(", monitoring the other %d channels", m.Scored)
+		}
+		return line, nil
 	}
 	return "", fmt.Errorf("unknown state %q", m.State)
 }

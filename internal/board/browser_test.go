@@ -247,8 +247,16 @@ func TestBrowserTileHoldsBriefArtifacts(t *testing.T) {
 	status(muscle) // lasts: shown after 5 s of signal
 	scores(t2, 7)
 	do(t, alice, "the lasting artifact shown", chromedp.WaitVisible(chromedp.CSS(tile+".st-artifact")))
-	status(alert.Status{State: alert.StateElectrodeOff, Since: t3, Reason: "lead-off on C3"})
+	status(alert.Status{State: alert.StateElectrodeOff, Since: t3, Reason: "lead-off on C3", Channels: []string{"C3"}, Scored: 22})
 	do(t, alice, "electrode-off shown at once", chromedp.WaitVisible(chromedp.CSS(tile+".st-electrode-off")))
+	// The tile names the electrode and says the bed is still monitored.
+	label, err := chromedp.Run(alice, chromedp.Evaluate[string](`document.querySelector('`+tile+` .state').textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(label, "electrode-off on C3 since ") || !strings.HasSuffix(label, " — monitoring the other 22 channels") {
+		t.Errorf("tile %q, want electrode-off on C3, monitoring the other 22 channels", label)
+	}
 
 	shown, err := chromedp.Run(alice, chromedp.Evaluate[[]string]("window.__board.shown"))
 	if err != nil {
@@ -268,4 +276,7 @@ func TestBrowserTileHoldsBriefArtifacts(t *testing.T) {
 	do(t, alice, "online again", chromedp.WaitVisible(chromedp.CSS(tile+".st-online")))
 	status(alert.Status{State: alert.StateArtifact, Since: now, Reason: "electrode on C3", Artifact: "electrode", Channels: []string{"C3"}})
 	do(t, alice, "an artifact shown without scores", chromedp.WaitVisible(chromedp.CSS(tile+".st-artifact")))
+	if label, err := chromedp.Run(alice, chromedp.Evaluate[string](`document.querySelector('`+tile+` .state').textContent`)); err != nil || !strings.HasPrefix(label, "artifact: electrode on C3 since ") || !strings.HasSuffix(label, " — not monitoring") {
+		t.Errorf("tile %q (%v), want the artifact named and not monitoring", label, err)
+	}
 }

@@ -193,8 +193,8 @@ func TestEyeArtifactLeavesOutTheFrontalChannels(t *testing.T) {
 			if !slices.Equal(cur.Channels, []string{"Fp1"}) && !slices.Equal(cur.Channels, []string{"Fp2"}) && !slices.Equal(cur.Channels, []string{"Fp1", "Fp2"}) {
 				t.Errorf("window ending at %v: an eye artifact on %v", sc.Offset, cur.Channels)
 			}
-			if want := fmt.Sprintf("the other %d channels are scored", 8-len(cur.Channels)); !strings.Contains(cur.Reason, want) {
-				t.Errorf("reason %q, want it to say %q", cur.Reason, want)
+			if want := fmt.Sprintf("the other %d channels are scored", 8-len(cur.Channels)); !strings.Contains(cur.Reason, want) || cur.Scored != 8-len(cur.Channels) {
+				t.Errorf("reason %q, scored on %d; want it to say %q", cur.Reason, cur.Scored, want)
 			}
 		case sc.Usable:
 			t.Errorf("window ending at %v is in state artifact (%s) but was scored", sc.Offset, cur.Artifact)

@@ -186,6 +186,18 @@ func TestPerChannelScoresAroundABadChannel(t *testing.T) {
 			}
 		}
 		scoredAround := slices.ContainsFunc(reasons, func(r string) bool { return strings.HasSuffix(r, "; the other 3 channels are scored") })
+		// The payload names the bad channel and, when scoring goes on, how
+		// many channels it is scored on.
+		for _, st := range sink.states {
+			if st.State == alert.StateElectrodeOff && strings.HasPrefix(st.Reason, "flat line") {
+				if want := []string{src.Info().Channels[fs[0].channel].Label}; !slices.Equal(st.Channels, want) || st.Scored != map[int]int{4: 3, 2: 0}[channels] {
+					t.Errorf("%d channels: flat line state names %q, scored on %d; want %q, %d", channels, st.Channels, st.Scored, want, map[int]int{4: 3, 2: 0}[channels])
+				}
+			}
+			if st.Scored != 0 && !strings.HasSuffix(st.Reason, fmt.Sprintf("; the other %d channels are scored", st.Scored)) {
+				t.Errorf("state %q scored on %d", st.Reason, st.Scored)
+			}
+		}
 		if channels == 2 {
 			if partial > 0 || slices.ContainsFunc(reasons, func(r string) bool { return strings.Contains(r, "scored") }) {
 				t.Errorf("2 channels, top 2: %d windows scored around a channel; states %q", partial, reasons)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,15 +84,17 @@ type Pipeline struct {
 	period time.Duration // one sample
 	winLen time.Duration
 
-	qual   *quality     // signal-quality gating
-	bad    []int        // the channels quality.bad finds, len(channels) of room
-	art    *artifacts   // artifact gating; nil when off
-	rank   *ranking     // the channels an alert names
-	ev     *events      // decisions → events, reloads
-	annot  *intervalSet // LearnAnnotations: the recording's seizures
-	late   *lateLabels  // LearnFeedback: buffered windows, late labels
-	evid   *evidence    // alerts' EEG; nil without an EvidenceSink
-	labelC chan alert.Label
+	qual      *quality     // signal-quality gating
+	bad       []int        // the channels quality.bad finds, len(channels) of room
+	offCh     []int        // the channels of the electrode-off state last published
+	offScored int          // and how many channels it said were scored
+	art       *artifacts   // artifact gating; nil when off
+	rank      *ranking     // the channels an alert names
+	ev        *events      // decisions → events, reloads
+	annot     *intervalSet // LearnAnnotations: the recording's seizures
+	late      *lateLabels  // LearnFeedback: buffered windows, late labels
+	evid      *evidence    // alerts' EEG; nil without an EvidenceSink
+	labelC    chan alert.Label
 
 	state    alert.State
 	frozen   time.Duration // end of the window an event began freezing the baseline at; -1: none
@@ -168,6 +171,7 @@ func (p *Pipeline) wireStages(det *alert.Detector, sinks []alert.Sink, step time
 	p.frames = frameSinks(sinks)
 	p.qual = newQuality(len(labels), p.ext.Window(), c.Quality.FlatMicrovolts)
 	p.bad = make([]int, 0, len(labels))
+	p.offCh = make([]int, 0, len(labels))
 	if !c.Artifact.Off {
 		var err error
 		if p.art, err = newArtifacts(c.Artifact, p.ext, labels, step); err != nil {
@@ -381,7 +385,11 @@ func (p *Pipeline) gate() gating {
 	if g.kind == okay && p.ext.Invalid() > 0 {
 		g.kind = invalidProblem
 	}
-	g.dropped = channelLocal(g.kind) && p.sc.leaveOut(p.qual.bad(p.bad[:0]))
+	p.bad = p.bad[:0]
+	if channelLocal(g.kind) {
+		p.bad = p.qual.bad(p.bad)
+		g.dropped = p.sc.leaveOut(p.bad)
+	}
 	if !g.scored() || p.art == nil {
 		return g
 	}
@@ -413,11 +421,7 @@ func (p *Pipeline) window() {
 	case g.kind == artifactProblem || g.eye && !g.dropped:
 		p.setArtifact(g.art, g.eye, end)
 	case g.kind != okay:
-		st, reason := stateOf(g.kind, g.ch, p.channels)
-		if g.dropped && usable {
-			reason += fmt.Sprintf("; the other %d channels are scored", p.sc.scoredChannels())
-		}
-		p.setState(st, reason, end)
+		p.setQuality(g, usable, end)
 	case p.state != alert.StateOnline:
 		p.setState(alert.StateOnline, "signal good", end)
 	}
@@ -517,6 +521,32 @@ func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
 	p.sinks.state(st)
 }
 
+// setQuality publishes the state of a signal-quality problem (signal-lost,
+// electrode-off), naming the channels with a lead-off, saturation or flat
+// line and, when the window was scored on the others, how many; again
+// when those change.
+func (p *Pipeline) setQuality(g gating, scored bool, at time.Duration) {
+	st, reason := stateOf(g.kind, g.ch, p.channels)
+	n := 0
+	if g.dropped && scored {
+		n = p.sc.scoredChannels()
+	}
+	if st == p.state && (st != alert.StateElectrodeOff || slices.Equal(p.offCh, p.bad) && n == p.offScored) {
+		return
+	}
+	p.state = st
+	p.offCh, p.offScored = append(p.offCh[:0], p.bad...), n
+	var names []string
+	for _, c := range p.bad {
+		names = append(names, p.channels[c])
+	}
+	if n > 0 {
+		reason += fmt.Sprintf("; the other %d channels are scored", n)
+	}
+	p.log.Info("state", slog.String("state", string(st)), slog.String("reason", reason))
+	p.sinks.state(alert.Status{State: st, Since: p.wall(at), Reason: reason, Channels: names, Scored: n})
+}
+
 // setArtifact publishes the state artifact, again when the kind or the
 // channels change; partial says that the other channels are scored.
 func (p *Pipeline) setArtifact(v artifact.Verdict, partial bool, at time.Duration) {
@@ -543,7 +573,11 @@ func (p *Pipeline) setArtifact(v artifact.Verdict, partial bool, at time.Duratio
 	// published status, the recording's annotations and the windows
 	// counted by quality (ictal_windows_total) keep every one.
 	p.log.Debug("state", slog.String("state", string(alert.StateArtifact)), slog.String("reason", reason))
-	p.sinks.state(alert.Status{State: alert.StateArtifact, Since: p.wall(at), Reason: reason, Artifact: v.Kind.String(), Channels: names})
+	st := alert.Status{State: alert.StateArtifact, Since: p.wall(at), Reason: reason, Artifact: v.Kind.String(), Channels: names}
+	if partial {
+		st.Scored = scored
+	}
+	p.sinks.state(st)
 }
 
 // learn applies the learning mode to a usable window; decided is the

@@ -96,7 +96,12 @@
     if (log[log.length - 1] !== seen && log.push(seen) > 100) log.shift();
     t.className = "tile st-" + state;
     let label = state === "artifact" ? (st.artifact === "settling" ? "settling (warming up)" : "artifact: " + st.artifact) : state;
+    if (st.channels && st.channels.length) label += " on " + st.channels.join(", ");
     if (st.since) label += " since " + hms(st.since);
+    // Whether the bed is still monitored: a per-channel model goes on
+    // scoring the channels a lead-off, flat line or blink leaves.
+    if (state === "signal-lost" || state === "electrode-off" || state === "artifact" && st.artifact !== "settling")
+      label += st.scored ? ` — monitoring the other ${st.scored} channels` : " — not monitoring";
     t.querySelector(".state").textContent = label;
     t.querySelector(".last").textContent = "Last alert: " + (b.last_alert ? hms(b.last_alert) : "none");
     drawScores(t.querySelector("canvas"), b.scores);
