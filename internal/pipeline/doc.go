@@ -62,8 +62,13 @@
 // channel stayed flat (within Quality.FlatMicrovolts) for the whole window,
 // or a sample was NaN, infinite or beyond ±1 V (state electrode-off). An unusable window is not scored (score 0, which
 // the detector counts as negative) and not learned; the state returns to
-// online with the first good window. One bad channel makes the window
-// unusable: its features would be outside anything the model learned.
+// online with the first good window. In the whole-vector mode one bad
+// channel makes the window unusable: its features would be outside
+// anything the model learned. A per-channel score (Scoring) leaves out
+// the channels with a lead-off, saturation or flat line, and the frontal
+// channels of an eye artifact, and scores, learns and follows the
+// baseline of the window on the others while at least TopK remain; the
+// status names the channels and how many are scored (alert.Status.Scored).
 //
 // # Learning, and its risks
 //

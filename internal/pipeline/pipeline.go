@@ -435,10 +435,9 @@ func (p *Pipeline) window() {
 	}
 	p.sc.include()
 	p.sinks.score(alert.Score{T: p.wall(end), Offset: end, Score: score, Usable: usable})
-	// A window with channels left out is scored but not learned: learning
-	// takes every channel of a window (or, for a seizure, those that drove
-	// it), and an artifact is neither seizure nor background.
-	if usable && !partial {
+	// A window with channels left out is learned on the others only: their
+	// features are NaN in v (scorer.include).
+	if usable {
 		p.learn(start, end, v, p.ev.det.Positive(score))
 	}
 	if p.late != nil {

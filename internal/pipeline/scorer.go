@@ -38,8 +38,8 @@ import (
 //  5. a window with a lead-off, saturation or flat line on some channels,
 //     or an eye artifact (a blink at the frontal channels, those behind
 //     them quiet), is scored on the other channels when at least TopK
-//     remain, and taken into their baselines only; it is not learned. A
-//     gap, invalid samples and any other artifact gate the window.
+//     remain, taken into their baselines only, and learned on them only.
+//     A gap, invalid samples and any other artifact gate the window.
 type Scoring struct {
 	PerChannel bool                 `json:"per_channel"`
 	Population *features.Population `json:"population,omitempty"`
@@ -244,7 +244,7 @@ func (s *scorer) margin(z []float64) (float64, error) {
 func (s *scorer) margins(z []float64) error {
 	for c := range s.marg {
 		s.order[c] = c
-		if s.skip[c] {
+		if s.skip[c] || math.IsNaN(z[c*s.f]) { // left out (include marks them NaN)
 			s.marg[c] = math.Inf(-1)
 			continue
 		}
@@ -332,11 +332,21 @@ func (s *scorer) scoredChannels() int {
 	return n
 }
 
-// include ends leaveOut: every channel is scored again.
+// include ends leaveOut: every channel is scored again. The channels
+// left out get NaN features in the window's vector (what score returned),
+// so that learn, now or from the late-label buffer, leaves them out too.
 func (s *scorer) include() {
-	if s.perChannel() {
-		clear(s.skip)
+	if !s.perChannel() {
+		return
 	}
+	for c, out := range s.skip {
+		if out {
+			for i := c * s.f; i < (c+1)*s.f; i++ {
+				s.z[i] = math.NaN()
+			}
+		}
+	}
+	clear(s.skip)
 }
 
 // top returns the channels that drove the latest score, highest first
@@ -351,18 +361,24 @@ func (s *scorer) top() []int {
 // learn teaches the model the window v (a vector score returned, or one
 // the late-label buffer kept): the whole vector, or in the per-channel
 // mode its TopK channels by margin for a seizure and every channel for
-// background. It returns how many examples the model learned.
+// background, of the channels the window was scored on (those left out
+// have NaN features). It returns how many examples the model learned.
 func (s *scorer) learn(v []float64, pos bool) (int, error) {
 	if !s.perChannel() {
 		return 1, s.model.Learn(v, pos)
 	}
 	if !pos {
+		n := 0
 		for c := 0; c < s.ch; c++ {
-			if err := s.model.Learn(v[c*s.f:(c+1)*s.f], false); err != nil {
-				return c, err
+			if math.IsNaN(v[c*s.f]) { // left out of the window
+				continue
 			}
+			if err := s.model.Learn(v[c*s.f:(c+1)*s.f], false); err != nil {
+				return n, err
+			}
+			n++
 		}
-		return s.ch, nil
+		return n, nil
 	}
 	if err := s.margins(v); err != nil {
 		return 0, err

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/classifier"
 	"github.com/ictal/ictal/features"
 )
@@ -89,7 +88,7 @@ func TestCensoredScoring(t *testing.T) {
 				scores[i] = append(scores[i], s.Score)
 			}
 		}
-		graded := 4*usable - leftOut(c)
+		graded := 4*usable - leftOut(c, 4)
 		want := [2]int{graded, 0}
 		if censor > 0 {
 			want = [2]int{0, graded + 1} // and New's check that the model censors
@@ -104,16 +103,17 @@ func TestCensoredScoring(t *testing.T) {
 	}
 }
 
-// leftOut counts the channels that eye artifacts left out of usable
-// windows: those the state in effect at each usable score names.
-func leftOut(c *collect) int {
+// leftOut counts the channels left out of usable windows of a recording
+// of channels: those the state in effect at each usable score says are not
+// scored (Status.Scored).
+func leftOut(c *collect, channels int) int {
 	n, j := 0, -1
 	for _, sc := range c.scores {
 		for j+1 < len(c.states) && !c.states[j+1].Since.After(sc.T) {
 			j++
 		}
-		if sc.Usable && j >= 0 && c.states[j].State == alert.StateArtifact {
-			n += len(c.states[j].Channels)
+		if sc.Usable && j >= 0 && c.states[j].Scored > 0 {
+			n += channels - c.states[j].Scored
 		}
 	}
 	return n
@@ -122,12 +122,15 @@ func leftOut(c *collect) int {
 // counting counts what a model learns, by class and dimension.
 type counting struct {
 	classifier.Model
-	pos, neg, wrongDim int
+	pos, neg, wrongDim, nan int
 }
 
 func (c *counting) Learn(x []float64, pos bool) error {
 	if len(x) != c.Config().Features {
 		c.wrongDim++
+	}
+	if slices.ContainsFunc(x, math.IsNaN) {
+		c.nan++ // a channel left out of its window
 	}
 	if pos {
 		c.pos++
@@ -148,15 +151,19 @@ func TestPerChannelAnyMontage(t *testing.T) {
 	sc := Scoring{PerChannel: true, Population: unitPopulation()}
 	m := &counting{Model: channelModel(t)}
 	train := newPatient(t, 4, 20*time.Minute, 6, 3)
-	p, err := New(train, defaultFeatures, m, Config{Learning: Learning{Mode: LearnAnnotations}, Scoring: sc}, nil, Hooks{}, nil)
+	tc := &collect{}
+	p, err := New(train, defaultFeatures, m, Config{Learning: Learning{Mode: LearnAnnotations}, Scoring: sc}, []alertSink{tc}, Hooks{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	runAll(t, p)
 	st := p.Stats()
-	if m.wrongDim != 0 || st.LearnedPos == 0 || m.pos != int(st.LearnedPos)*DefaultTopK || m.neg != int(st.LearnedNeg)*4 {
-		t.Errorf("learned %d seizure and %d background examples (%d of another dimension) from %d and %d windows: want %d per seizure window, 4 per background one",
-			m.pos, m.neg, m.wrongDim, st.LearnedPos, st.LearnedNeg, DefaultTopK)
+	// A background window teaches the channels it was scored on: 4 but
+	// for those a blink left out.
+	left := leftOut(tc, 4)
+	if m.wrongDim != 0 || m.nan != 0 || st.LearnedPos == 0 || m.pos != int(st.LearnedPos)*DefaultTopK || m.neg > int(st.LearnedNeg)*4 || m.neg < int(st.LearnedNeg)*4-left {
+		t.Errorf("learned %d seizure and %d background examples (%d of another dimension, %d with a channel left out) from %d and %d windows (%d channels left out): want %d per seizure window, 4 per background one less those left out",
+			m.pos, m.neg, m.wrongDim, m.nan, st.LearnedPos, st.LearnedNeg, left, DefaultTopK)
 	}
 	if b := p.Baseline(); b == nil || b.Channels != 4 || b.Windows[0] < 600 {
 		t.Errorf("baseline after 20 min: %+v", b)
