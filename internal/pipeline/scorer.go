@@ -142,7 +142,7 @@ type scorer struct {
 	hist   []float64 // last Smooth window margins, a ring
 	nhist  int
 	labels []string // the channels, recorded with the baseline
-	skip   []bool   // per channel: left out of the current window (an artifact)
+	skip   []bool   // per channel: left out of the current window (a bad channel, a blink)
 }
 
 // newScorer checks the model against the extractor and builds the scorer.
