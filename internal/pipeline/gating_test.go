@@ -221,3 +221,32 @@ func TestPerChannelScoresAroundABadChannel(t *testing.T) {
 		}
 	}
 }
+
+// TestSteadyStateAllocsAroundABadChannel: a channel flat for the whole
+// recording costs no allocation per window, whether a per-channel score
+// goes on around it (scoring and learning, in both learning modes) or the
+// whole-vector mode gates every window. Before, every gated window built
+// the state's reason again (3 allocations) only to find the state
+// unchanged.
+func TestSteadyStateAllocsAroundABadChannel(t *testing.T) {
+	for _, perChannel := range []bool{true, false} {
+		for _, mode := range []string{LearnAnnotations, LearnFeedback} {
+			src := &tamper{Source: newPatient(t, 8, 30*time.Minute, 0, 5), faults: []fault{{0, time.Hour, "flat", 3}}}
+			cfg := Config{Learning: Learning{Mode: mode, Buffer: 2 * time.Minute, NegativeHorizon: time.Minute}, Artifact: noArtifacts}
+			model := newModel(t, src, defaultFeatures, "UOB")
+			if perChannel {
+				cfg.Scoring = Scoring{PerChannel: true, Population: unitPopulation(), Censor: 1}
+				model = channelModel(t)
+			}
+			p := newPipeline(t, src, defaultFeatures, model, cfg, []alertSink{&countingSink{}}, Hooks{})
+			p.wall0 = time.Unix(0, 0)
+			p.lastCkpt = p.now()
+			if allocs := allocsPerWindow(t, p); allocs != 0 {
+				t.Errorf("per channel %v, %s: %v allocations per window of 256 frames with a flat channel", perChannel, mode, allocs)
+			}
+			if st := p.Stats(); perChannel && (st.Usable == 0 || st.ElectrodeOff != 0) || !perChannel && st.ElectrodeOff < 200 {
+				t.Fatalf("per channel %v, %s: %d usable and %d electrode-off windows", perChannel, mode, st.Usable, st.ElectrodeOff)
+			}
+		}
+	}
+}

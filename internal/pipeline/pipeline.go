@@ -525,14 +525,18 @@ func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
 // line and, when the window was scored on the others, how many; again
 // when those change.
 func (p *Pipeline) setQuality(g gating, scored bool, at time.Duration) {
-	st, reason := stateOf(g.kind, g.ch, p.channels)
+	st := alert.StateElectrodeOff
+	if g.kind == gapProblem {
+		st = alert.StateSignalLost
+	}
 	n := 0
 	if g.dropped && scored {
 		n = p.sc.scoredChannels()
 	}
 	if st == p.state && (st != alert.StateElectrodeOff || slices.Equal(p.offCh, p.bad) && n == p.offScored) {
-		return
+		return // nothing new, and nothing allocated
 	}
+	st, reason := stateOf(g.kind, g.ch, p.channels)
 	p.state = st
 	p.offCh, p.offScored = append(p.offCh[:0], p.bad...), n
 	var names []string
