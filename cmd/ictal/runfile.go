@@ -37,6 +37,7 @@ type fileReport struct {
 	Channels    int       `json:"channels"`
 	Windows     int64     `json:"windows"`
 	Usable      int64     `json:"usable"`
+	Partial     int64     `json:"usable_partial"` // of Usable, scored on some channels only (a bad channel or a blink left out)
 	Artifact    int64     `json:"artifact"`
 	ElecOff     int64     `json:"electrode_off"`
 	SignalLost  int64     `json:"signal_lost"`
@@ -255,7 +256,7 @@ func runFile(ctx context.Context, path string, r labeledSource, model classifier
 	ref, hyp := eval.FromIntervals(r.Intervals()), eval.FromAlerts(ev.Events(), dur)
 	sum := eval.Events(ref, hyp, dur, eval.DefaultParams())
 	smp := eval.Samples(ref, hyp, dur)
-	rep := fileReport{Type: "file", File: path, Duration: dur.Seconds(), Channels: len(info.Channels), Windows: st.Windows, Usable: st.Usable,
+	rep := fileReport{Type: "file", File: path, Duration: dur.Seconds(), Channels: len(info.Channels), Windows: st.Windows, Usable: st.Usable, Partial: st.Partial,
 		Artifact: st.Artifact, ElecOff: st.ElectrodeOff, SignalLost: st.SignalLost, Learn: mode, Alerts: len(hyp),
 		LearnedPos: st.LearnedPos, LearnedNeg: st.LearnedNeg, Agreed: st.Agreed, Seizures: len(sum.Seizures), Detected: sum.Detected,
 		FalseAlarms: sum.FalseAlarms, FAPerDay: sum.FalseAlarmsPerDay, Sensitivity: finite(sum.Sensitivity),

@@ -27,6 +27,7 @@ var (
 	descFrames     = desc("frames_total", "Frames (one sample per channel) read from the source.")
 	descGaps       = desc("gaps_total", "Gaps in the signal: places where the source lost frames.")
 	descWindows    = desc("windows_total", "Windows processed, by signal quality: usable (scored; with a per-channel model, also a window scored on the channels other than those with a lead-off, saturation, flat line or blink), signal_lost (a gap), electrode_off (lead-off, saturated, flat or invalid channel), artifact (eye, muscle, electrode artifact or settling). Their sum is every window.", "quality")
+	descPartial    = desc("windows_partial_total", "Usable windows scored on some channels only: a per-channel model left out the channels of a lead-off, saturation, flat line or blink (the status names them).")
 	descSignal     = desc("signal_seconds_total", "Seconds of signal processed (the end of the latest window); its rate is the real-time factor, 1 for a live source keeping up.")
 	descLag        = desc("pipeline_lag_seconds", "How far the signal processed trails the wall-clock time since the pipeline started: its delay behind real time for a live source; negative for a recording replayed faster than real time.")
 	descLastWindow = desc("last_window_timestamp_seconds", "When the latest window was processed (Unix time).")
@@ -88,6 +89,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	counter(descWindows, float64(s.SignalLost), "signal_lost")
 	counter(descWindows, float64(s.ElectrodeOff), "electrode_off")
 	counter(descWindows, float64(s.Artifact), "artifact")
+	counter(descPartial, float64(s.Partial))
 	counter(descSignal, s.SignalTime.Seconds())
 	gauge(descLag, s.Lag.Seconds())
 	if !at.IsZero() {

@@ -123,7 +123,7 @@ func TestCollectMapsEveryCounter(t *testing.T) {
 	c := newClock()
 	m := newAt(Options{Version: "v1.2.3", Checkpoint: ckpt, Dirs: []Dir{{"mqtt_store", dir}}, MQTT: q}, c.now)
 	m.SetRecorder(&fakeRecorder{n: 123456, dir: dir})
-	m.Window(pipeline.Stats{Frames: 25600, Gaps: 2, Windows: 99, Usable: 90, SignalLost: 3, ElectrodeOff: 4, Artifact: 2,
+	m.Window(pipeline.Stats{Frames: 25600, Gaps: 2, Windows: 99, Usable: 90, SignalLost: 3, ElectrodeOff: 4, Artifact: 2, Partial: 5,
 		Events: 2, Suppressed: 1, LabelsApplied: 3, LabelsUnused: 1, LearnedPos: 20, LearnedNeg: 50, Agreed: 7, Evicted: 8,
 		Checkpoints: 4, CheckpointErrs: 1, ModelErrors: 1, SinkErrors: 2, SignalTime: 100 * time.Second, Lag: -1500 * time.Millisecond,
 		Buffered: 11, BufferCap: 3601})
@@ -138,6 +138,7 @@ func TestCollectMapsEveryCounter(t *testing.T) {
 		`ictal_windows_total{quality="signal_lost"}`:                                3,
 		`ictal_windows_total{quality="electrode_off"}`:                              4,
 		`ictal_windows_total{quality="artifact"}`:                                   2,
+		`ictal_windows_partial_total`:                                               5,
 		`ictal_signal_seconds_total`:                                                100,
 		`ictal_pipeline_lag_seconds`:                                                -1.5,
 		`ictal_last_window_timestamp_seconds`:                                       float64(c.now().Unix()),

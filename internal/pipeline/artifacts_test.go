@@ -210,6 +210,9 @@ func TestEyeArtifactLeavesOutTheFrontalChannels(t *testing.T) {
 	}
 	// Every usable window is learned (no seizure here: as background), on
 	// the channels it was scored on.
+	if st := p.Stats(); st.Partial != int64(eye) {
+		t.Errorf("Stats.Partial %d, want the %d eye windows", st.Partial, eye)
+	}
 	if st := p.Stats(); st.LearnedNeg != int64(usable) || st.LearnedPos != 0 || learned.neg != 8*usable-left || learned.nan != 0 {
 		t.Errorf("learned %d background and %d seizure windows, %d examples (%d with a channel left out); want %d windows, %d examples", st.LearnedNeg, st.LearnedPos, learned.neg, learned.nan, usable, 8*usable-left)
 	}

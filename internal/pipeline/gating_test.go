@@ -209,6 +209,9 @@ func TestPerChannelScoresAroundABadChannel(t *testing.T) {
 			t.Errorf("%d windows scored around a bad channel, want those of the faults (about 40); states %q", partial, reasons)
 		}
 		st := p.Stats()
+		if st.Partial != int64(partial) {
+			t.Errorf("Stats.Partial %d, want the %d windows scored around a channel", st.Partial, partial)
+		}
 		if got, want := st.LearnedNeg+st.LearnedPos+st.Unlabelled, st.Usable; got != want || m.nan != 0 || m.neg+m.pos > 4*int(st.LearnedNeg+st.LearnedPos)-partial {
 			t.Errorf("learned %d windows and %d unlabelled, want the %d usable windows; %d examples (%d with a channel left out), want at most 3 of a window scored around a channel",
 				st.LearnedNeg+st.LearnedPos, st.Unlabelled, want, m.neg+m.pos, m.nan)

@@ -41,8 +41,10 @@ type Stats struct {
 	Unlabelled             int64 // windows whose overlap with a seizure made their label ambiguous
 	// Windows not scored, by cause: frames lost; an electrode off, a
 	// saturated or flat channel or invalid samples; an artifact. A window
-	// that a per-channel score scores on the other channels is Usable.
+	// that a per-channel score scores on the other channels is Usable,
+	// and counted in Partial too.
 	SignalLost, ElectrodeOff, Artifact int64
+	Partial                            int64
 	Events, Suppressed                 int64
 	LabelsApplied, LabelsUnused        int64
 	Relabelled                         int64 // windows a later label took from an earlier one within its grace period
@@ -417,6 +419,10 @@ func (p *Pipeline) window() {
 	g := p.gate()
 	p.count(g.counted())
 	score, v, usable := p.score(g.scored(), x)
+	partial := g.dropped || g.eye
+	if usable && partial {
+		p.stats.Partial++
+	}
 	switch {
 	case g.kind == artifactProblem || g.eye && !g.dropped:
 		p.setArtifact(g.art, g.eye, end)
@@ -425,7 +431,6 @@ func (p *Pipeline) window() {
 	case p.state != alert.StateOnline:
 		p.setState(alert.StateOnline, "signal good", end)
 	}
-	partial := g.dropped || g.eye
 	active := p.ev.window(start, end, score, usable, x)
 	if usable && !active && !partial {
 		p.rank.update(x)
