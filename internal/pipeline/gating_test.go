@@ -121,11 +121,12 @@ func TestQualityGating(t *testing.T) {
 
 // TestPerChannelScoresAroundABadChannel: with a per-channel score, a flat
 // line, lead-off or saturation on one channel leaves that channel out and
-// the window is scored on the others (the state says electrode-off and
-// how many channels are scored), and learned and taken into the
-// baselines on the others only; a gap and invalid samples still gate the window, and so
-// does a bad channel when fewer than TopK channels would remain. Before,
-// one electrode off in a montage of 23 stopped all scoring.
+// the window is scored on the others (the state says electrode-off, names
+// the channel and says how many channels are scored), learned and taken
+// into the baselines on the others only; a gap and invalid samples still
+// gate the window, and so does a bad channel when fewer than TopK
+// channels would remain. Before, one electrode off in a montage of 23
+// stopped all scoring.
 func TestPerChannelScoresAroundABadChannel(t *testing.T) {
 	s := time.Second
 	faults := []fault{
