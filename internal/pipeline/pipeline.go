@@ -530,10 +530,7 @@ func (p *Pipeline) setState(s alert.State, reason string, at time.Duration) {
 // line and, when the window was scored on the others, how many; again
 // when those change.
 func (p *Pipeline) setQuality(g gating, scored bool, at time.Duration) {
-	st := alert.StateElectrodeOff
-	if g.kind == gapProblem {
-		st = alert.StateSignalLost
-	}
+	st := stateFor(g.kind)
 	n := 0
 	if g.dropped && scored {
 		n = p.sc.scoredChannels()

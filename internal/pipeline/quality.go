@@ -147,6 +147,18 @@ func (q *quality) bad(dst []int) []int {
 	return dst
 }
 
+// stateFor maps a problem to the monitor's state, without the reason
+// (which stateOf builds, allocating).
+func stateFor(kind int) alert.State {
+	switch kind {
+	case gapProblem:
+		return alert.StateSignalLost
+	case leadProblem, satProblem, flatProblem, invalidProblem:
+		return alert.StateElectrodeOff
+	}
+	return alert.StateOnline
+}
+
 // stateOf maps a problem to the monitor's state and a reason.
 func stateOf(kind, channel int, labels []string) (alert.State, string) {
 	name := func() string {
@@ -155,17 +167,18 @@ func stateOf(kind, channel int, labels []string) (alert.State, string) {
 		}
 		return fmt.Sprintf("channel %d", channel)
 	}
+	reason := "signal good"
 	switch kind {
 	case gapProblem:
-		return alert.StateSignalLost, "frames lost"
+		reason = "frames lost"
 	case leadProblem:
-		return alert.StateElectrodeOff, "lead-off on " + name()
+		reason = "lead-off on " + name()
 	case satProblem:
-		return alert.StateElectrodeOff, "saturation on " + name()
+		reason = "saturation on " + name()
 	case flatProblem:
-		return alert.StateElectrodeOff, "flat line on " + name()
+		reason = "flat line on " + name()
 	case invalidProblem:
-		return alert.StateElectrodeOff, "invalid samples (NaN, infinite or beyond ±1 V)"
+		reason = "invalid samples (NaN, infinite or beyond ±1 V)"
 	}
-	return alert.StateOnline, "signal good"
+	return stateFor(kind), reason
 }

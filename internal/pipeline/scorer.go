@@ -292,18 +292,13 @@ func (s *scorer) leaveOut(channels []int) bool {
 	if !s.perChannel() || len(channels) == 0 {
 		return false
 	}
-	n := 0
-	for _, out := range s.skip {
-		if out {
-			n++
-		}
-	}
+	left := s.scoredChannels()
 	for _, c := range channels {
 		if !s.skip[c] {
-			n++
+			left--
 		}
 	}
-	if s.ch-n < s.cfg.TopK {
+	if left < s.cfg.TopK {
 		return false
 	}
 	for _, c := range channels {
