@@ -192,6 +192,34 @@ func notch(f0, bw, fs float64) biquad {
 	return biquad{b0: g, b1: -2 * g * c, b2: g, a1: -2 * g * c, a2: 2*g - 1}
 }
 
+// alias returns the frequency in [0, fs/2] at which a tone of f Hz
+// appears when sampled at fs Hz: a mains frequency above the Nyquist
+// frequency (60 Hz at 100 Hz, which appears at 40 Hz) is notched there.
+// The amplifier's anti-alias filter attenuates it before sampling; what
+// passes it lands at the alias.
+func alias(f, fs float64) float64 {
+	a := math.Mod(f, fs)
+	if a > fs/2 {
+		a = fs - a
+	}
+	return a
+}
+
+// nyquistNotch returns the notch at the Nyquist frequency fs/2, where a
+// mains frequency falls at some rates (50 Hz at 100 Hz, 60 Hz at 120 Hz).
+// There notch's second-order design is degenerate: its zeros and one of
+// its poles meet at z = −1, on the unit circle. At ω0 = π the notch is of
+// first order, H(z) = g(1 + z⁻¹)/(1 + (2g−1)z⁻¹), g = 1/(1 + tan(π bw/fs))
+// (Orfanidis, Introduction to Signal Processing, §11.3); the section
+// returned is its square, which stands for the two sections a mains
+// frequency gets elsewhere and keeps b2 = b0 for the filter loops.
+func nyquistNotch(bw, fs float64) biquad {
+	g := 1 / (1 + detmath.Tan(math.Pi*bw/fs))
+	r := 2*g - 1 // the pole, at z = −r
+	gg := float64(g * g)
+	return biquad{b0: gg, b1: 2 * gg, b2: gg, a1: 2 * r, a2: float64(r * r)}
+}
+
 // conditioner is the resolved filter chain of a Conditioning at a rate,
 // with per-channel state. It is owned by an Extractor.
 type conditioner struct {
@@ -303,12 +331,19 @@ func newConditioner(c Conditioning, fs float64, channels int) (*conditioner, err
 // HarmonicRejection somewhere within ±MainsTolerance of it. Harmonics are
 // taken in increasing order, so a notch at one counts for the next.
 func (k *conditioner) mainsNotches(mains []float64, low []biquad, fs float64) []biquad {
-	var fund []biquad
-	for _, m := range mains {
-		q := notch(m, NotchBandwidth, fs)
-		fund = append(fund, q, q)
+	fund := make([][]biquad, len(mains)) // each mains frequency's sections
+	var chain []biquad
+	for i, m := range mains {
+		switch a := alias(m, fs); {
+		case a == fs/2:
+			fund[i] = []biquad{nyquistNotch(NotchBandwidth, fs)}
+		default:
+			q := notch(a, NotchBandwidth, fs)
+			fund[i] = []biquad{q, q}
+		}
+		chain = append(chain, fund[i]...)
 	}
-	chain := append(slices.Clone(fund), low...)
+	chain = append(chain, low...)
 	var harm []float64
 	for f := 2.0; ; f++ { // harmonic number, for every mains frequency at once
 		below := false // some harmonic f·m lies below maxNotchFraction × fs
@@ -332,7 +367,7 @@ func (k *conditioner) mainsNotches(mains []float64, low []biquad, fs float64) []
 	var out []biquad
 	for i, m := range mains {
 		k.notches = append(k.notches, m)
-		out = append(out, fund[2*i:2*i+2]...)
+		out = append(out, fund[i]...)
 		for _, h := range harm {
 			if math.Mod(h, m) == 0 && !slices.Contains(k.notches, h) {
 				k.notches = append(k.notches, h)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -532,5 +533,66 @@ func TestConditionedIsWhatTheWindowHolds(t *testing.T) {
 	}
 	if peak < 38 || peak > 42 {
 		t.Errorf("30 mV offset + 200 µV of 50 Hz + 40 µV of 10 Hz conditioned to a peak of %.2f µV, want about 40", peak)
+	}
+}
+
+// TestMainsAboveNyquist: at the slow rates of ambulatory and older
+// clinical recorders (100 Hz: Sleep-EDF) a mains frequency lies at or
+// above the Nyquist frequency. Its notch goes where the hum lands, the
+// alias (60 Hz at 100 Hz lands at 40 Hz), or is the first-order notch at
+// Nyquist (50 Hz at 100 Hz, 60 Hz at 120 Hz), whose second-order design
+// has a pole on the unit circle. Before, detmath's cosine of an angle
+// beyond π gave NaN coefficients below 120 Hz, and every conditioned
+// sample, so every feature and score, was NaN: the detector was blind
+// there and nothing said so.
+func TestMainsAboveNyquist(t *testing.T) {
+	for _, rate := range []float64{100, 101, 110, 119, 120, 125, 128} {
+		t.Run(fmt.Sprintf("%g Hz", rate), func(t *testing.T) {
+			k := newCond(t, Conditioning{}, rate, 1)
+			for i, q := range k.stages {
+				if !finite(q.b0) || !finite(q.b1) || !finite(q.a1) || !finite(q.a2) {
+					t.Fatalf("section %d: %+v", i, q)
+				}
+				if !(math.Abs(q.a2) < 1 && math.Abs(q.a1) < 1+q.a2) {
+					t.Errorf("section %d %+v: a pole on or outside the unit circle", i, q)
+				}
+				if q.b2 != q.b0 {
+					t.Errorf("section %d: b2 = %g, b0 = %g: the filter loops take b0·x for b2·x", i, q.b2, q.b0)
+				}
+			}
+			for _, m := range []float64{50, 60} {
+				a := alias(m, rate)
+				least := math.Inf(1)
+				for i := -200; i <= 200; i++ {
+					f := min(a*(1+MainsTolerance*float64(i)/200), rate/2)
+					g := complex(1, 0)
+					for _, q := range k.stages {
+						g *= q.response(f, rate)
+					}
+					least = math.Min(least, -20*math.Log10(abs(g)))
+				}
+				if least < MainsRejection {
+					t.Errorf("%g Hz mains, at %g Hz: attenuated by %.2f dB, want at least %g", m, a, least, MainsRejection)
+				}
+			}
+			// Through the filter loop: ten minutes of hum and noise stay
+			// finite and the hum is gone.
+			rng := rand.New(rand.NewPCG(1, 2))
+			peak := 0.0
+			for i := 0; i < int(600*rate); i++ {
+				tt := float64(i) / rate
+				x := 50*math.Sin(2*math.Pi*50*tt) + 50*math.Sin(2*math.Pi*60*tt+1) + 10*math.Sin(2*math.Pi*10*tt) + rng.NormFloat64()
+				y := filter1(k, x)
+				if !finite(y) {
+					t.Fatalf("sample %d: %v", i, y)
+				}
+				if i > int(590*rate) {
+					peak = math.Max(peak, math.Abs(y))
+				}
+			}
+			if peak > 20 {
+				t.Errorf("a 10 µV 10 Hz sine under 50 µV of each hum comes out peaking at %.1f µV", peak)
+			}
+		})
 	}
 }

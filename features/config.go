@@ -14,6 +14,17 @@ const (
 	DefaultStep   = time.Second
 )
 
+// MinRate is the lowest sampling rate supported, in Hz: that of
+// ambulatory and older clinical recorders and of Sleep-EDF. Every feature
+// band lies below its Nyquist frequency (50 Hz) but the top of γ, which
+// ends at min(70 Hz, fs/2); the conditioning's low-pass (45 Hz there) and
+// its mains notches, at a mains frequency's alias when it lies above
+// Nyquist, are designed for every rate from it up (TestMainsAboveNyquist).
+// Below it the γ band would all but vanish and the day-one model, trained
+// at 173.61 Hz, would score what it never saw: a slower source is
+// refused, not scored.
+const MinRate = 100.0
+
 // MaxWindowSamples bounds Window × Rate and Step × Rate, so that a
 // mistyped configuration cannot make New allocate gigabytes.
 const MaxWindowSamples = 1 << 20
@@ -55,8 +66,8 @@ type Config struct {
 	// the channels are called "ch0", "ch1", …; otherwise it has one
 	// non-empty, distinct label per channel.
 	Labels []string
-	// Rate is the sampling rate in Hz, shared by all channels. It must
-	// exceed 60 Hz so that the γ band (from 30 Hz) is not empty.
+	// Rate is the sampling rate in Hz, shared by all channels: at least
+	// MinRate.
 	Rate float64
 	// Window is the span a vector describes; 0 means DefaultWindow.
 	// Window × Rate is rounded to a whole number of samples, and the
@@ -123,8 +134,8 @@ func (c Config) withDefaults() (resolved, error) {
 			seen[l] = i
 		}
 	}
-	if math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0) || c.Rate <= 2*bandEdges[4] {
-		return r, configErr("Rate", "%g Hz: must be a finite rate above %g Hz (the γ band starts at %g Hz)", c.Rate, 2*bandEdges[4], bandEdges[4])
+	if math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0) || c.Rate < MinRate {
+		return r, configErr("Rate", "%g Hz: the lowest rate supported is %g Hz", c.Rate, MinRate)
 	}
 	if r.Window == 0 {
 		r.Window = DefaultWindow

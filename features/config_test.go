@@ -22,6 +22,7 @@ func TestNewRejectsInvalidConfig(t *testing.T) {
 		{"repeated label", Config{Channels: 3, Rate: 256, Labels: []string{"Fp1", "F7", "Fp1"}}, `Labels[2] "Fp1" repeats Labels[0]`},
 		{"zero rate", Config{Channels: 1}, "Rate 0 Hz"},
 		{"rate too low for gamma", Config{Channels: 1, Rate: 60}, "Rate 60 Hz"},
+		{"rate below the lowest supported", Config{Channels: 1, Rate: 99.9}, "lowest rate supported is 100 Hz"},
 		{"NaN rate", Config{Channels: 1, Rate: nan()}, "Rate NaN Hz"},
 		{"infinite rate", Config{Channels: 1, Rate: inf()}, "Rate +Inf Hz"},
 		{"negative window", Config{Channels: 1, Rate: 256, Window: -time.Second}, "Window -1s is negative"},

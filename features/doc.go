@@ -29,7 +29,13 @@
 // ±MainsTolerance (0.25 %) of it. What is guaranteed, at every rate, with
 // the default low-pass or a lower one: at least MainsRejection (40 dB) at
 // 50 and 60 Hz and at least 25 dB at every harmonic, over ±0.25 % of each
-// (TestMainsRejection). At 250 and 256 Hz that is 7 sections (the
+// (TestMainsRejection). A mains frequency at or above the Nyquist
+// frequency, as at 100 and 110 Hz, is notched where its hum lands, its
+// alias (60 Hz at 100 Hz at 40 Hz), and one at Nyquist itself (50 Hz at
+// 100 Hz) by the first-order notch there, whose second-order design has
+// a pole on the unit circle (TestMainsAboveNyquist; before, every
+// feature was NaN below 120 Hz). Rates below MinRate (100 Hz) are
+// refused. At 250 and 256 Hz that is 7 sections (the
 // low-pass alone gives 30 dB at 100 Hz and 74 dB at 120 Hz); at 512 Hz,
 // 9 (100 and 120 Hz notched). The harmonics lie above the γ band's 70 Hz,
 // so they reach only the time-domain features. Conditioning.String, which

@@ -6,8 +6,8 @@
 // It is a per-channel model (pipeline.Scoring): online UnderOverBagging
 // of ten Gaussian naive-Bayes members grading each channel's 17 features
 // relative to the channel's own background, so it serves any montage
-// (1, 8, 16 or 23 channels, referential or bipolar) at any rate above 60
-// Hz. It was trained on real EEG: all 400 segments of the Bonn epilepsy
+// (1, 8, 16 or 23 channels, referential or bipolar) at any rate from
+// features.MinRate (100 Hz) up. It was trained on real EEG: all 400 segments of the Bonn epilepsy
 // data set in ../shared/data/eeg/bonn (Andrzejak RG, Lehnertz K, Rieke C,
 // Mormann F, David P, Elger CE (2001), Phys. Rev. E 64, 061907; CC BY 4.0):
 // the 80 ictal segments of set S as seizure, the 320 of sets Z, O (scalp,
