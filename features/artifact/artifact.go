@@ -39,6 +39,7 @@ const (
 	DefaultSettle     = 60 * time.Second
 	DefaultWarmup     = 4 * time.Second
 	DefaultElectrode  = 10 * time.Second
+	DefaultGate       = 10 * time.Second
 )
 
 // Config configures a Detector. The zero value is on, with the defaults.
@@ -66,6 +67,16 @@ type Config struct {
 	// included, and is scored (and, being judged clean, becomes the
 	// channel's background).
 	Electrode time.Duration
+	// Gate is how long one episode of artifact may keep windows from
+	// being scored (0: DefaultGate; negative: no limit): the windows the
+	// muscle, electrode or eye rules gate, counted over an episode that
+	// ends after as long without them. Past it the windows are scored all
+	// the same (Gate.Lapsed): an artifact verdict may delay a detection,
+	// never hide a seizure. A seizure's evolving discharge, its spread
+	// and the EMG of a motor seizure look like muscle and movement to
+	// these rules, and last tens of seconds; blinks, jaw clenches, pops
+	// and cable movement last seconds.
+	Gate time.Duration
 }
 
 // ErrConfig is wrapped by New's errors.
@@ -108,6 +119,10 @@ func (c Config) withDefaults() (Config, error) {
 	orDefault(&c.Electrode, DefaultElectrode)
 	if c.Electrode > time.Hour {
 		return c, &ConfigError{"electrode", c.Electrode, "want at most 1h (negative: no limit)"}
+	}
+	orDefault(&c.Gate, DefaultGate)
+	if c.Gate > time.Hour {
+		return c, &ConfigError{"gate", c.Gate, "want at most 1h (negative: no limit)"}
 	}
 	if c.Settle < time.Second || c.Settle > 24*time.Hour {
 		return c, &ConfigError{"settle", c.Settle, "want 1s to 24h"}
@@ -492,3 +507,54 @@ func median(s []float64) float64 {
 	}
 	return (s[n/2-1] + s[n/2]) / 2
 }
+
+// Gate bounds how long an artifact episode keeps windows from being
+// scored (Config.Gate). Its owner tells it, window by window, whether the
+// artifact rules gated the window; Lapsed says when the episode has used
+// up its windows. The zero Gate never lapses. It allocates nothing.
+type Gate struct {
+	limit        int // windows an episode may gate; 0: no limit
+	gated, quiet int // windows gated in the episode; windows since the last
+}
+
+// NewGate returns the Gate of cfg (its Gate, default DefaultGate) for
+// windows step apart.
+func NewGate(cfg Config, step time.Duration) (Gate, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return Gate{}, err
+	}
+	if step <= 0 {
+		return Gate{}, fmt.Errorf("%w: window step %v", ErrConfig, step)
+	}
+	if c.Gate <= 0 {
+		return Gate{}, nil
+	}
+	return Gate{limit: int((c.Gate + step - 1) / step)}, nil
+}
+
+// Lapsed counts a window the rules would gate into its episode and
+// reports whether the episode has already gated limit windows: the
+// window is then to be scored.
+func (g *Gate) Lapsed() bool {
+	g.quiet = 0
+	if g.limit == 0 {
+		return false
+	}
+	if g.gated >= g.limit {
+		return true
+	}
+	g.gated++
+	return false
+}
+
+// Clean counts a window the rules did not gate; limit of them in a row
+// end the episode.
+func (g *Gate) Clean() {
+	if g.quiet++; g.quiet >= g.limit {
+		g.gated = 0
+	}
+}
+
+// Reset ends the episode (after a gap).
+func (g *Gate) Reset() { g.gated, g.quiet = 0, 0 }

@@ -411,3 +411,77 @@ func TestJudgeWithout(t *testing.T) {
 	// Fp1 out: the blink is Fp2's alone.
 	judge([]artifact.Measures{blink, blink, base, base}, []bool{true, false, false, false}, artifact.Eye, 1)
 }
+
+// TestGateBoundsAnEpisode: an episode of artifact gates at most
+// Config.Gate of windows, counted over the episode (a rule that fires
+// now and then does not start it over), and ends after as long without a
+// gated window; Reset ends it too.
+func TestGateBoundsAnEpisode(t *testing.T) {
+	tests := []struct {
+		name   string
+		gate   time.Duration
+		step   time.Duration
+		run    string // g: a window the rules gate, c: a clean one, r: Reset
+		lapsed string // per g of run: whether it lapsed (L) or is gated (.)
+	}{
+		{"default 10 s at 1 s steps", 0, time.Second, "gggggggggggggg", "..........LLLL"},
+		{"returns within an episode count", 3 * time.Second, time.Second, "ggcgggcg", "...LL" + "L"},
+		{"as long quiet ends it", 3 * time.Second, time.Second, "gggcccggggg", "......L" + "L"},
+		{"rounded up to whole windows", 2500 * time.Millisecond, time.Second, "gggg", "...L"},
+		{"half-second steps", 2 * time.Second, 500 * time.Millisecond, "gggggg", "....LL"},
+		{"no limit", -1, time.Second, "gggggggggggggggggggggggggggggg", ".............................."},
+		{"reset", 2 * time.Second, time.Second, "gggrgg", "..L.."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := artifact.NewGate(artifact.Config{Gate: tt.gate}, tt.step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got strings.Builder
+			for _, w := range tt.run {
+				switch w {
+				case 'g':
+					if g.Lapsed() {
+						got.WriteByte('L')
+					} else {
+						got.WriteByte('.')
+					}
+				case 'c':
+					g.Clean()
+				case 'r':
+					g.Reset()
+				}
+			}
+			if got.String() != tt.lapsed {
+				t.Errorf("gated windows lapsed %q, want %q", got.String(), tt.lapsed)
+			}
+		})
+	}
+	for _, bad := range []struct {
+		cfg  artifact.Config
+		step time.Duration
+		want string
+	}{
+		{artifact.Config{Gate: 2 * time.Hour}, time.Second, "gate"},
+		{artifact.Config{}, 0, "step"},
+		{artifact.Config{MuscleRise: -1}, time.Second, "muscle_rise_db"},
+	} {
+		if _, err := artifact.NewGate(bad.cfg, bad.step); err == nil || !errors.Is(err, artifact.ErrConfig) || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("artifact.NewGate(%+v, %v) = %v, want an artifact.ErrConfig naming %s", bad.cfg, bad.step, err, bad.want)
+		}
+	}
+}
+
+func TestGateAllocatesNothing(t *testing.T) {
+	g, err := artifact.NewGate(artifact.Config{}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		g.Lapsed()
+		g.Clean()
+	}); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+}
