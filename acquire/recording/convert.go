@@ -14,16 +14,22 @@ import (
 	"github.com/ictal/ictal/acquire/edf"
 )
 
-// Converted says what Convert wrote.
+// Converted says what Convert or ConvertAt wrote.
 type Converted struct {
 	Format      Format  `json:"from"`
 	BDF         bool    `json:"bdf"` // BDF+ (24-bit) rather than EDF+ (16-bit)
 	Channels    int     `json:"channels"`
-	Rate        float64 `json:"rate_hz"`
-	Frames      int64   `json:"frames"`
-	Filled      int64   `json:"filled"` // frames lost by the source, written as repeats of the last frame and annotated
+	Rate        float64 `json:"rate_hz"` // the output's rate
+	Frames      int64   `json:"frames"`  // frames read from the source
+	Filled      int64   `json:"filled"`  // frames lost by the source, written as repeats of the last frame and annotated
 	Annotations int     `json:"annotations"`
 	Record      float64 `json:"record_s"` // duration of a data record
+	// SourceRate, Written and Resampler describe a resampling
+	// (ConvertAt): the source's rate, the frames written at Rate (before
+	// the last record's padding) and the filter used.
+	SourceRate float64 `json:"source_rate_hz,omitempty"`
+	Written    int64   `json:"frames_out,omitempty"`
+	Resampler  string  `json:"resampler,omitempty"`
 }
 
 // Convert writes the recording at in (any format Open reads) to out as
@@ -53,22 +59,35 @@ func Convert(in, out string, opts *Opts) (Converted, error) {
 		return c, fmt.Errorf("recording: %s: %w", in, err)
 	}
 	c.Record = cfg.RecordDuration.Seconds()
+	err = writeFile(out, func(w io.WriteSeeker) (err error) {
+		c, err = write(w, cfg, r, c)
+		return err
+	})
+	if err != nil {
+		return c, fmt.Errorf("recording: converting %s: %w", in, err)
+	}
+	return c, nil
+}
+
+// writeFile writes out through fill, into a temporary file beside it
+// renamed when complete.
+func writeFile(out string, fill func(w io.WriteSeeker) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-*")
 	if err != nil {
-		return c, err
+		return err
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
-	if c, err = write(tmp, cfg, r, c); err != nil {
-		return c, fmt.Errorf("recording: converting %s: %w", in, err)
+	if err := fill(tmp); err != nil {
+		return err
 	}
 	if err := tmp.Sync(); err != nil {
-		return c, err
+		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return c, err
+		return err
 	}
-	return c, os.Rename(tmp.Name(), out)
+	return os.Rename(tmp.Name(), out)
 }
 
 // ranges reads in once for each channel's range.
@@ -113,6 +132,14 @@ func writerConfig(info acquire.Info, c Converted, lo, hi []float64) (edf.WriterC
 	if spr == 0 {
 		return cfg, fmt.Errorf("rate %v Hz gives no whole number of samples in a record of 1 to 10 s", info.Rate)
 	}
+	cfg.Signals = signalSpecs(info, lo, hi, spr)
+	return cfg, nil
+}
+
+// signalSpecs describes each channel of info as a signal of spr samples
+// per record whose physical range holds lo[i]..hi[i].
+func signalSpecs(info acquire.Info, lo, hi []float64, spr int) []edf.SignalSpec {
+	specs := make([]edf.SignalSpec, len(info.Channels))
 	for i, ch := range info.Channels {
 		l, h := lo[i], hi[i]
 		if math.IsInf(l, 0) { // no frames
@@ -125,11 +152,11 @@ func writerConfig(info acquire.Info, c Converted, lo, hi []float64) (edf.WriterC
 		if unit == "" {
 			unit = "uV"
 		}
-		cfg.Signals = append(cfg.Signals, edf.SignalSpec{
+		specs[i] = edf.SignalSpec{
 			Label: ch.Label, PhysicalDimension: unit, PhysicalMin: outward(l, false), PhysicalMax: outward(h, true), SamplesPerRecord: spr,
-		})
+		}
 	}
-	return cfg, nil
+	return specs
 }
 
 // write copies r's frames and intervals to w.

@@ -3,6 +3,8 @@
 // (acquire/edf), OpenBCI GUI "Raw EXG Data" text files and BrainFlow CSV
 // files (acquire/openbci). The offline tools and the daemon's file source
 // use it, so every command that takes a recording takes all of them.
+// Convert writes any of them as EDF+ or BDF+; ConvertAt does so at
+// another sampling rate (acquire/resample).
 package recording
 
 import (
