@@ -253,32 +253,6 @@ func TestOversizedRequestBodyRefused(t *testing.T) {
 	}
 }
 
-func TestFailedLoginsAreRateLimited(t *testing.T) {
-	s, _ := newServer(t, testConfig(t, ""))
-	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
-	try := func(pw string) int {
-		resp, err := http.PostForm(ts.URL+"/login", url.Values{"user": {"alice"}, "password": {pw}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	for i := range loginFailures {
-		if code := try("wrong password"); code != http.StatusUnauthorized {
-			t.Fatalf("failure %d: status %d, want 401", i+1, code)
-		}
-	}
-	if code := try(testPassword); code != http.StatusTooManyRequests {
-		t.Fatalf("login after %d failures: status %d, want 429", loginFailures, code)
-	}
-	recs := auditRecords(t, s.cfg.Audit)
-	if len(recs) != loginFailures || recs[0].Action != "login-failed" || recs[0].Who != "alice" {
-		t.Fatalf("audit log: %+v", recs)
-	}
-}
-
 func TestFeedbackReachesTheBrokerSignedAndAudited(t *testing.T) {
 	b, daemon, got := startWithDaemon(t)
 	e := testEvent("bed-3", time.Now())
