@@ -17,6 +17,9 @@ type artifacts struct {
 	m      []artifact.Measures
 	last   artifact.Verdict // the verdict last published, channels copied
 	lastCh []int
+	lastLapsed bool // the verdict last published had lapsed (gate)
+	// gate bounds how long an episode keeps windows unscored.
+	gate artifact.Gate
 }
 
 func newArtifacts(cfg artifact.Config, ext *features.Extractor, labels []string, step time.Duration) (*artifacts, error) {
@@ -30,7 +33,32 @@ func newArtifacts(cfg artifact.Config, ext *features.Extractor, labels []string,
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	return &artifacts{det: det, ext: ext, m: make([]artifact.Measures, len(labels)), lastCh: make([]int, 0, len(labels))}, nil
+	gate, err := artifact.NewGate(cfg, step)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return &artifacts{det: det, ext: ext, m: make([]artifact.Measures, len(labels)), lastCh: make([]int, 0, len(labels)), gate: gate}, nil
+}
+
+// lapsed counts a window the artifact rules gate (v) into its episode
+// and reports whether the episode has gated windows for Config.Gate
+// already: the window is then scored all the same. Only the muscle and
+// electrode rules count: they are the ones a seizure's discharge, its
+// spread and its EMG can fire on every channel for tens of seconds.
+// Settling follows every start and gap and ends by itself; the eye rule
+// fires only while the channels behind the eyes are quiet, so a seizure
+// that spreads ends it, and a per-channel score scores its windows on
+// those channels anyway. Neither counts, nor ends an episode.
+func (a *artifacts) lapsed(v artifact.Verdict) bool {
+	return (v.Kind == artifact.Muscle || v.Kind == artifact.Electrode) && a.gate.Lapsed()
+}
+
+// clean counts a window the rules did not gate, or gated for a kind that
+// lapsed does not count, into the episode.
+func (a *artifacts) clean(v artifact.Verdict) {
+	if v.Kind != artifact.Eye && v.Kind != artifact.Settling {
+		a.gate.Clean()
+	}
 }
 
 // judge judges the window of the extractor's last Vector, leaving out
@@ -47,12 +75,12 @@ func (a *artifacts) judge(out []bool) artifact.Verdict {
 	return a.det.JudgeWithout(a.m, out)
 }
 
-// same reports whether v is the verdict last published.
-func (a *artifacts) same(v artifact.Verdict) bool {
-	return v.Kind == a.last.Kind && slices.Equal(v.Channels, a.lastCh)
+// same reports whether v, lapsed or not, is the verdict last published.
+func (a *artifacts) same(v artifact.Verdict, lapsed bool) bool {
+	return v.Kind == a.last.Kind && lapsed == a.lastLapsed && slices.Equal(v.Channels, a.lastCh)
 }
 
-func (a *artifacts) remember(v artifact.Verdict) {
-	a.last.Kind = v.Kind
+func (a *artifacts) remember(v artifact.Verdict, lapsed bool) {
+	a.last.Kind, a.lastLapsed = v.Kind, lapsed
 	a.lastCh = append(a.lastCh[:0], v.Channels...)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/ictal/ictal/alert"
 )
@@ -40,6 +41,17 @@ type lateLabels struct {
 	// unlearned, so labels over a long buffer cannot hold up a SIGTERM.
 	// Nil means never.
 	stopping func() bool
+}
+
+// windowBytes is what the late-label buffer takes per window of dim
+// features once reserved (ring.reserve): the window's record (times,
+// decision, claim and its vector's slice header, unsafe.Sizeof(window{}):
+// 120 bytes on 64-bit platforms) and the vector in single precision. A
+// claim's names point into its label, shared by the windows it covers;
+// nothing else is kept per window. bufferWindows bounds n × windowBytes
+// by MaxBufferBytes.
+func windowBytes(dim int) int64 {
+	return int64(unsafe.Sizeof(window{})) + int64(dim)*int64(unsafe.Sizeof(float32(0)))
 }
 
 // vector returns w's vector in double precision, in l.x (reused: the

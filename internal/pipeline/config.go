@@ -123,12 +123,14 @@ const (
 	// label is learned long before the next checkpoint (5 min) and well
 	// inside the buffer.
 	DefaultGrace = time.Minute
-	// MaxBufferBytes bounds the late-label buffer's vectors (windows of
-	// learning.buffer × features × 4 bytes, single precision): 16 MiB
-	// holds the default hour at a 1 s step for 64 channels of 17 features
-	// (15.7 MB; 23 channels take 5.6 MB), and keeps a mistyped buffer
-	// (days) from asking for gigabytes on a board whose unit caps ictald
-	// at MemoryMax=128M.
+	// MaxBufferBytes bounds all the late-label buffer holds: its windows
+	// (one per step of learning.buffer), each a record of 120 bytes on
+	// 64-bit platforms and a vector of features × 4 bytes (single
+	// precision). 16 MiB holds the default hour at a 1 s step for 64
+	// channels of 17 features (16.1 MB; 23 channels take 6.1 MB; one
+	// channel at most 24h47m), and keeps a mistyped buffer (days) from
+	// asking for gigabytes on a board whose unit caps ictald at
+	// MemoryMax=128M.
 	MaxBufferBytes         = 16 << 20
 	DefaultFlatMicrovolts  = 0.5
 	DefaultCheckpointEvery = 5 * time.Minute

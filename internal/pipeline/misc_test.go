@@ -25,8 +25,8 @@ func TestConfigValidation(t *testing.T) {
 	}{
 		{"mode", Config{Learning: Learning{Mode: "always"}}, "learning.mode"},
 		{"buffer", Config{Learning: Learning{Buffer: -time.Second}}, "learning.buffer"},
-		// A week of 34-feature vectors is 78 MiB: refused, saying what fits.
-		{"buffer beyond memory", Config{Learning: Learning{Mode: LearnFeedback, Buffer: 7 * 24 * time.Hour}}, "learning.buffer 168h0m0s: keeps 604801 windows of 34 features, 78.4 MiB: more than 16 MiB; at most 34h16m"},
+		// A week of 34-feature windows is 148 MiB: refused, saying what fits.
+		{"buffer beyond memory", Config{Learning: Learning{Mode: LearnFeedback, Buffer: 7 * 24 * time.Hour}}, "learning.buffer 168h0m0s: keeps 604801 windows of 34 features, 147.7 MiB (256 bytes a window: its 120-byte record and its vector): more than 16 MiB; at most 18h12m15s"},
 		{"horizon beyond buffer", Config{Learning: Learning{Mode: LearnFeedback, Buffer: time.Minute, NegativeHorizon: time.Hour}}, "learning.negative_horizon"},
 		{"overlap", Config{Learning: Learning{MinOverlap: 1.5}}, "learning.min_overlap"},
 		{"max interval negative", Config{Learning: Learning{MaxInterval: -time.Second}}, "learning.max_interval"},

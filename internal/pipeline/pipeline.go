@@ -221,16 +221,17 @@ func (p *Pipeline) wireLearning(step time.Duration) error {
 // bufferWindows returns how many windows of dim features, one per step
 // (0: the default), the late-label buffer keeps to cover buffer; a
 // ConfigError on learning.buffer when they would take more than
-// MaxBufferBytes.
+// MaxBufferBytes, records and vectors together (windowBytes).
 func bufferWindows(buffer, step time.Duration, dim int) (int, error) {
 	if step == 0 {
 		step = features.DefaultStep
 	}
 	n := int(buffer/step) + 1
-	if bytes := int64(n) * int64(dim) * 4; bytes > MaxBufferBytes {
-		fits := time.Duration(MaxBufferBytes/(4*int64(dim))-1) * step
-		return 0, &ConfigError{"learning.buffer", buffer, fmt.Sprintf("keeps %d windows of %d features, %.1f MiB: more than %d MiB; at most %v with these features",
-			n, dim, float64(bytes)/(1<<20), MaxBufferBytes>>20, fits)}
+	per := windowBytes(dim)
+	if bytes := int64(n) * per; bytes > MaxBufferBytes {
+		fits := time.Duration(MaxBufferBytes/per-1) * step
+		return 0, &ConfigError{"learning.buffer", buffer, fmt.Sprintf("keeps %d windows of %d features, %.1f MiB (%d bytes a window: its %d-byte record and its vector): more than %d MiB; at most %v with these features",
+			n, dim, float64(bytes)/(1<<20), per, per-int64(dim)*4, MaxBufferBytes>>20, fits)}
 	}
 	return n, nil
 }
@@ -336,6 +337,9 @@ func (p *Pipeline) step() (done bool, err error) {
 		p.stats.Gaps++
 		p.ext.Reset()
 		p.sc.gap()
+		if p.art != nil {
+			p.art.gate.Reset()
+		}
 		if p.evid != nil {
 			p.evid.gap()
 		}
@@ -359,6 +363,10 @@ type gating struct {
 	// dropped: a per-channel score leaves out the channels of a
 	// channel-local quality problem (kind); eye: those of an eye artifact.
 	dropped, eye bool
+	// lapsed: the artifact rules would gate the window (art), but their
+	// episode has gated windows for artifact.Config.Gate already: it is
+	// scored on every channel.
+	lapsed bool
 }
 
 // scored reports whether the window is scored, on some channels at least.
@@ -400,6 +408,14 @@ func (p *Pipeline) gate() gating {
 			g.kind = artifactProblem
 		}
 	}
+	// An artifact verdict may delay a detection, never hide a seizure:
+	// an episode gates windows for at most artifact.Config.Gate.
+	switch {
+	case g.kind != artifactProblem:
+		p.art.clean(g.art)
+	case p.art.lapsed(g.art):
+		g.kind, g.lapsed = okay, true
+	}
 	return g
 }
 
@@ -424,18 +440,19 @@ func (p *Pipeline) window() {
 		p.stats.Partial++
 	}
 	switch {
-	case g.kind == artifactProblem || g.eye && !g.dropped:
-		p.setArtifact(g.art, g.eye, end)
+	case g.kind == artifactProblem || g.eye && !g.dropped || g.lapsed:
+		p.setArtifact(g.art, g.eye, g.lapsed, end)
 	case g.kind != okay:
 		p.setQuality(g, usable, end)
 	case p.state != alert.StateOnline:
 		p.setState(alert.StateOnline, "signal good", end)
 	}
 	active := p.ev.window(start, end, score, usable, x)
-	if usable && !active && !partial {
+	if usable && !active && !partial && !g.lapsed {
 		p.rank.update(x)
 	}
-	if usable && !p.freezes(active, end) {
+	// A lapsed artifact's window is scored, but it is no background.
+	if usable && !p.freezes(active, end) && !g.lapsed {
 		p.sc.background(x)
 	}
 	p.sc.include()
@@ -553,13 +570,17 @@ func (p *Pipeline) setQuality(g gating, scored bool, at time.Duration) {
 }
 
 // setArtifact publishes the state artifact, again when the kind or the
-// channels change; partial says that the other channels are scored.
-func (p *Pipeline) setArtifact(v artifact.Verdict, partial bool, at time.Duration) {
-	if p.state == alert.StateArtifact && p.art.same(v) {
+// channels change; partial says that the other channels are scored,
+// lapsed that every channel is (the episode's gate has lapsed).
+func (p *Pipeline) setArtifact(v artifact.Verdict, partial, lapsed bool, at time.Duration) {
+	if p.state == alert.StateArtifact && p.art.same(v, lapsed) {
 		return
 	}
-	scored := p.sc.scoredChannels()
-	p.art.remember(v)
+	scored := len(p.channels)
+	if p.sc.perChannel() {
+		scored = p.sc.scoredChannels()
+	}
+	p.art.remember(v, lapsed)
 	names := make([]string, len(v.Channels))
 	for i, c := range v.Channels {
 		names[i] = p.channels[c]
@@ -569,8 +590,12 @@ func (p *Pipeline) setArtifact(v artifact.Verdict, partial bool, at time.Duratio
 	if len(names) > 0 {
 		reason += " on " + strings.Join(names, ", ")
 	}
-	if partial {
+	switch {
+	case partial:
 		reason += fmt.Sprintf("; the other %d channels are scored", scored)
+	case lapsed:
+		reason += fmt.Sprintf("; scored on all %d channels: an artifact delays scoring, it never stops it", scored)
+		partial = true
 	}
 	// Blinks, movement and muscle come and go every few seconds in awake
 	// patients: at info level they would fill the journal with thousands

@@ -131,7 +131,7 @@ func TestFinalCheckpointAfterCancelWhileLearning(t *testing.T) {
 	if st.Checkpoints != 1 || st.CheckpointErrs != 0 {
 		t.Fatalf("%d checkpoints, %d failed; want the final one", st.Checkpoints, st.CheckpointErrs)
 	}
-	data, err := checkpoint.Load(path)
+	data, err := checkpoint.Load(path, 64<<20)
 	if err != nil {
 		t.Fatalf("final checkpoint: %v", err)
 	}
