@@ -12,11 +12,11 @@ import (
 // artifacts feeds the extractor's per-channel measures of each window to
 // an artifact.Detector.
 type artifacts struct {
-	det    *artifact.Detector
-	ext    *features.Extractor
-	m      []artifact.Measures
-	last   artifact.Verdict // the verdict last published, channels copied
-	lastCh []int
+	det        *artifact.Detector
+	ext        *features.Extractor
+	m          []artifact.Measures
+	last       artifact.Verdict // the verdict last published, channels copied
+	lastCh     []int
 	lastLapsed bool // the verdict last published had lapsed (gate)
 	// gate bounds how long an episode keeps windows unscored.
 	gate artifact.Gate

@@ -84,8 +84,8 @@ func openCHBMIT(t *testing.T) acquire.Source {
 // so.
 func TestArtifactNeverHidesTheRealSeizure(t *testing.T) {
 	for _, tt := range []struct {
-		name     string
-		gate     time.Duration
+		name string
+		gate time.Duration
 		// windows of the seizure (39 wholly inside it) gated, at least
 		// and at most
 		minGated, maxGated int
