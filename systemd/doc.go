@@ -49,6 +49,14 @@
 // settles in "failed" waiting for a human; the daemon is back within 15 s
 // of the amplifier. The limit still stops loops faster than RestartSec.
 //
+// The exception is a configuration ictald refuses (a key out of its
+// bounds, a file that does not parse or is missing): `ictald run` exits
+// 78 (EX_CONFIG) after a STATUS= line saying why, and
+// RestartPreventExitStatus=78 leaves the unit failed rather than
+// restarting it every 15 s into the same refusal. Only a person can fix
+// the file; `systemctl status ictald` shows the reason, the journal the
+// whole error.
+//
 // # Resource ceilings
 //
 // MemoryMax=128M, GOMEMLIMIT=100MiB and TasksMax=64 are sized from

@@ -8,6 +8,11 @@
 //	ictald check -config FILE                    validate a configuration as run would, short of opening the amplifier
 //	ictald config                                print the commented sample configuration
 //	ictald version                               print the version and VCS revision
+//
+// run and check exit 78 (EX_CONFIG) when the configuration is refused, so
+// that systemd does not restart into the same refusal
+// (RestartPreventExitStatus=78 in systemd/ictald.service); 1 on other
+// failures, which a restart may cure (an amplifier not plugged in yet).
 package main
 
 import (
@@ -25,7 +30,6 @@ import (
 
 	"github.com/ictal/ictal/internal/cli"
 
-	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/internal/daemon"
 	"github.com/ictal/ictal/systemd"
 )
@@ -76,9 +80,36 @@ var commands = []cli.Command{
 	cli.VersionCommand("ictald", buildInfo),
 }
 
-// run dispatches args to a subcommand and returns the exit code.
+// exitConfig is the exit status of `ictald run` and `ictald check` when
+// the configuration is refused (sysexits.h's EX_CONFIG). ictald.service
+// has RestartPreventExitStatus=78: systemd does not restart a daemon
+// that would refuse the same file again every RestartSec, for ever; the
+// unit stays failed, with the reason in its status line and the journal.
+const exitConfig = 78
+
+// configError marks an error of the configuration (a file that does not
+// load, or that Check refuses): run exits with exitConfig on it.
+type configError struct{ error }
+
+func (e configError) Unwrap() error { return e.error }
+
+// run dispatches args to a subcommand and returns the exit code: cli.Run's,
+// or exitConfig when the command failed on its configuration.
 func run(args []string, stdout, stderr io.Writer) int {
-	return cli.Run("ictald", commands, args, stdout, stderr)
+	var failed error
+	cmds := make([]cli.Command, len(commands))
+	for i, c := range commands {
+		cmds[i] = c
+		cmds[i].Run = func(args []string, stdout, stderr io.Writer) error {
+			failed = c.Run(args, stdout, stderr)
+			return failed
+		}
+	}
+	code := cli.Run("ictald", cmds, args, stdout, stderr)
+	if code == 1 && errors.As(failed, new(configError)) {
+		return exitConfig
+	}
+	return code
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
@@ -93,13 +124,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg, err := daemon.LoadConfig(*path)
 	if err != nil {
-		return err
+		return configError{err}
 	}
 	// Warnings (a password readable by others) go to stderr; the same
 	// checks as run, which logs them.
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	if err := cfg.Check(log); err != nil {
-		return fmt.Errorf("%s: %w", *path, err)
+		return configError{fmt.Errorf("%s: %w", *path, err)}
 	}
 	fmt.Fprintf(stdout, "%s: ok\n", *path)
 	return nil
@@ -114,8 +145,12 @@ func cmdRun(args []string, stderr io.Writer) error {
 	}
 	cfg, err := daemon.LoadConfig(*path)
 	if err != nil {
-		daemon.NewLoggerTo(stderr, "text", nil).Error("ictald: configuration rejected", slog.String("config", *path), slog.Any("err", err))
-		return cli.Logged(err)
+		// A file that does not load (or is missing): what systemd could
+		// only restart into again. Exit with exitConfig, saying why.
+		log := daemon.NewLoggerTo(stderr, "text", nil)
+		log.Error("ictald: configuration rejected", slog.String("config", *path), slog.Any("err", err))
+		newNotifier(log).configRejected(err)
+		return configError{cli.Logged(err)}
 	}
 	level := new(slog.LevelVar)
 	level.Set(daemon.ParseLevel(cfg.Log.Level))
@@ -124,11 +159,11 @@ func cmdRun(args []string, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	rules := make(chan alert.DetectorConfig, 1)
+	reload := make(chan *daemon.Config, 1)
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	go reloadOnHangup(ctx, hup, *path, level, rules, log)
+	go reloadOnHangup(ctx, hup, *path, level, reload, log)
 	sdn := newNotifier(log)
 	go func() {
 		<-ctx.Done()
@@ -136,13 +171,17 @@ func cmdRun(args []string, stderr io.Writer) error {
 	}()
 	start := time.Now()
 	err = daemon.Run(ctx, cfg, log, daemon.Options{
-		Rules: rules, Ready: sdn.ready, Window: sdn.window, Program: "ictald " + buildInfo.String(),
+		Reload: reload, Ready: sdn.ready, Window: sdn.window, Program: "ictald " + buildInfo.String(),
 	})
 	uptime := slog.Duration("uptime", time.Since(start).Round(time.Second))
 	if err != nil {
 		// ERROR, so that `journalctl -p err -u ictald` finds it; logged
 		// here, not printed again by cli.Run.
 		log.Error("ictald stopped", uptime, slog.Any("err", err))
+		if errors.Is(err, daemon.ErrConfig) { // Check refused it: exitConfig
+			sdn.configRejected(err)
+			return configError{cli.Logged(err)}
+		}
 		return cli.Logged(err)
 	}
 	log.Info("ictald stopped", uptime)
@@ -180,11 +219,13 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 var parseNoArgs = cli.ParseNoArgs
 
 // reloadOnHangup re-reads the configuration on SIGHUP: the log level is
-// set at once and the decision rule is handed to the pipeline, which
-// applies it at its next window (or when the event in progress ends).
-// Other changes need a restart. A configuration that does not load is
-// logged and the current one stays.
-func reloadOnHangup(ctx context.Context, hup <-chan os.Signal, path string, level *slog.LevelVar, rules chan alert.DetectorConfig, log *slog.Logger) {
+// set at once and the configuration is handed to daemon.Run, which
+// resolves its decision rule as it did at start (the model's own rule
+// where [decision] leaves the default) for the pipeline to apply at its
+// next window (or when the event in progress ends). Other changes need a
+// restart. A configuration that does not load is logged and the current
+// one stays.
+func reloadOnHangup(ctx context.Context, hup <-chan os.Signal, path string, level *slog.LevelVar, reload chan *daemon.Config, log *slog.Logger) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -198,10 +239,10 @@ func reloadOnHangup(ctx context.Context, hup <-chan os.Signal, path string, leve
 		}
 		level.Set(daemon.ParseLevel(nc.Log.Level))
 		select {
-		case <-rules: // replace a rule the pipeline has not taken yet
+		case <-reload: // replace a configuration Run has not taken yet
 		default:
 		}
-		rules <- nc.DetectorConfig()
+		reload <- nc
 		log.Info("reload: log level set, decision rule handed to the pipeline; other changes need a restart")
 	}
 }

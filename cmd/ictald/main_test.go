@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,16 +27,40 @@ func waitLog(t *testing.T, buf *syncbuf.Buffer, want string) {
 	}
 }
 
-// build compiles ictald into a temporary directory.
+// built is the ictald the tests run, compiled once (build) into a
+// directory TestMain removes.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// build compiles ictald, once for all the tests, and returns its path.
 func build(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "ictald")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "ictald-test-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "ictald")
+		cmd := exec.Command("go", "build", "-o", built.bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 func TestCommands(t *testing.T) {
@@ -60,12 +85,12 @@ func TestCommands(t *testing.T) {
 	// that is a directory is refused.
 	os.WriteFile(p, []byte("[source]\ntype = \"synth\"\n[checkpoint]\npath = \""+dir+"\"\n"), 0o600)
 	errb.Reset()
-	if code := run([]string{"check", "-config", p}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "checkpoint.path") {
+	if code := run([]string{"check", "-config", p}, &out, &errb); code != exitConfig || !strings.Contains(errb.String(), "checkpoint.path") {
 		t.Errorf("check of a checkpoint directory: %d %s", code, errb.String())
 	}
 	os.WriteFile(p, []byte("[source]\ntype = \"synth\"\n[decision]\nk = 9\n"), 0o600)
 	errb.Reset()
-	if code := run([]string{"check", "-config", p}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "decision") {
+	if code := run([]string{"check", "-config", p}, &out, &errb); code != exitConfig || !strings.Contains(errb.String(), "decision") {
 		t.Errorf("check of a bad config: %d %s", code, errb.String())
 	}
 	// A positional argument is refused, wherever the flags are, rather
@@ -141,7 +166,9 @@ jsonl = "-"
 			t.Errorf("log line: %s", line)
 		}
 	}
-	if !strings.Contains(stderr.String(), `msg="decision rule reloaded" threshold=0.5 k=2 n=4`) {
+	// k = 2 with n and the threshold left to their defaults: the day-one
+	// model's threshold, as at start, with the default n.
+	if !regexp.MustCompile(`msg="decision rule reloaded" threshold=0\.787\d* k=2 n=4 `).MatchString(stderr.String()) {
 		t.Errorf("reload does not name the rule's fields:\n%s", stderr.String())
 	}
 	if !strings.Contains(stdout.String(), `"state":"online"`) {
@@ -149,9 +176,90 @@ jsonl = "-"
 	}
 }
 
-// A daemon that fails — here its recording is missing — logs why at
-// ERROR, with the syslog priority err when its standard error is the
-// journal, and exits 1 without printing the error a second time.
+// linesWith returns the lines of log that contain s.
+func linesWith(log, s string) []string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, s) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// waitLines waits until the daemon's log in buf has n lines containing s
+// and returns them; a daemon that exits first (exited is closed) fails
+// the test.
+func waitLines(t *testing.T, buf *syncbuf.Buffer, exited <-chan struct{}, s string, n int) []string {
+	t.Helper()
+	for {
+		if l := linesWith(buf.String(), s); len(l) >= n {
+			return l
+		}
+		select {
+		case <-exited:
+			t.Fatalf("ictald exited before %d lines with %s:\n%s", n, s, buf.String())
+		case <-time.After(10 * time.Millisecond): // look again
+		}
+	}
+}
+
+// TestReloadKeepsTheModelsRule: a reload (SIGHUP, `systemctl reload`)
+// resolves the decision rule exactly as the start did. ictald starts
+// from the day-one model, whose own rule (0.787, 5 of 6) applies where
+// [decision] leaves the default; a reload of the unchanged file used to
+// replace it with the generic rule (0.5, 3 of 4), loosening the detector
+// without a word. A reload that sets the threshold keeps the model's k of
+// n, one that sets k and n keeps its threshold, as a start would.
+func TestReloadKeepsTheModelsRule(t *testing.T) {
+	bin := build(t)
+	cfg := filepath.Join(t.TempDir(), "ictald.toml")
+	base := "[source]\ntype = \"synth\"\nchannels = 4\nspeed = 20\nseizures = 0\n[checkpoint]\npath = \"\"\n[output]\njsonl = \"\"\n"
+	if err := os.WriteFile(cfg, []byte(base), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "run", "-config", cfg)
+	var stderr syncbuf.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	var exitErr error
+	go func() { exitErr = cmd.Wait(); close(exited) }()
+	defer func() { cmd.Process.Kill(); <-exited }()
+	const dayOne = `threshold=0\.787\d* k=5 n=6` // the day-one model's 0.7874896843033917
+	waitLines(t, &stderr, exited, `msg=model from="the day-one model"`, 1)
+	if l := waitLines(t, &stderr, exited, "msg=running", 1); !regexp.MustCompile(dayOne + "$").MatchString(l[0]) {
+		t.Fatalf("start: %s\nwant the day-one model's rule, %s", l[0], dayOne)
+	}
+	steps := []struct{ decision, want string }{
+		{"", dayOne}, // the file unchanged
+		{"[decision]\nthreshold = 0.9\n", `threshold=0\.9 k=5 n=6`},
+		{"[decision]\nk = 2\nn = 3\n", `threshold=0\.787\d* k=2 n=3`},
+		{"", dayOne}, // back to the model's rule
+	}
+	for i, st := range steps {
+		if err := os.WriteFile(cfg, []byte(base+st.decision), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Process.Signal(syscall.SIGHUP)
+		l := waitLines(t, &stderr, exited, `msg="decision rule reloaded"`, i+1)[i]
+		if !regexp.MustCompile(`msg="decision rule reloaded" ` + st.want + " ").MatchString(l) {
+			t.Errorf("reload %d (%q): %s\nwant %s", i+1, st.decision, l, st.want)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	<-exited
+	if exitErr != nil {
+		t.Errorf("exit: %v\n%s", exitErr, stderr.String())
+	}
+}
+
+// A daemon that fails on its configuration — here its recording is
+// missing, or a key is out of range — logs why at ERROR, with the syslog
+// priority err when its standard error is the journal, and exits 78
+// (exitConfig) without printing the error a second time.
 func TestRunFailureIsLoggedAtError(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.edf")
@@ -165,8 +273,8 @@ func TestRunFailureIsLoggedAtError(t *testing.T) {
 		journal bool
 		want    string
 	}{
-		{"source fails", good, false, `level=ERROR msg="ictald stopped" uptime=0s err="invalid configuration: source.path: `},
-		{"source fails, journal", good, true, `<3>level=ERROR msg="ictald stopped" uptime=0s err="invalid configuration: source.path: `},
+		{"recording missing", good, false, `level=ERROR msg="ictald stopped" uptime=0s err="invalid configuration: source.path: `},
+		{"recording missing, journal", good, true, `<3>level=ERROR msg="ictald stopped" uptime=0s err="invalid configuration: source.path: `},
 		{"configuration rejected", bad, false, `level=ERROR msg="ictald: configuration rejected" config=` + bad + ` err="` + bad + `: invalid configuration: decision.k`},
 		{"configuration rejected, journal", bad, true, `<3>level=ERROR msg="ictald: configuration rejected" config=`},
 	}
@@ -186,7 +294,7 @@ func TestRunFailureIsLoggedAtError(t *testing.T) {
 			var out bytes.Buffer
 			code := run([]string{"run", "-config", tt.config}, &out, f)
 			b, _ := os.ReadFile(f.Name())
-			if code != 1 || !strings.Contains(string(b), tt.want) {
+			if code != exitConfig || !strings.Contains(string(b), tt.want) { // both are the configuration's
 				t.Fatalf("exit %d, stderr:\n%s\nwant a line with %s", code, b, tt.want)
 			}
 			if strings.Contains(string(b), "ictald run: ") {

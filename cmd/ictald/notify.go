@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
@@ -34,6 +36,9 @@ type notifier struct {
 	every time.Duration // 0: no watchdog pings
 	last  time.Time
 	log   *slog.Logger
+	// rejected is set by configRejected: its status is the last word, and
+	// stopping, which the end of the run's context calls, keeps it.
+	rejected atomic.Bool
 }
 
 // newNotifier reads WATCHDOG_USEC (and WATCHDOG_PID) from the environment.
@@ -85,8 +90,31 @@ func (n *notifier) window(s pipeline.Stats) {
 
 // stopping tells systemd the daemon is shutting down (final checkpoint).
 func (n *notifier) stopping() {
+	if n.rejected.Load() {
+		return
+	}
 	n.notify(sd.SdNotifyStopping + "\nSTATUS=stopping: writing the final checkpoint")
 }
+
+// configRejected tells systemd why the daemon exits (with exitConfig) and
+// will not be restarted: `systemctl status ictald` shows the line.
+func (n *notifier) configRejected(err error) {
+	n.rejected.Store(true)
+	n.notify("STATUS=" + rejectedStatus(err))
+}
+
+// rejectedStatus is the STATUS line of a refused configuration: one line,
+// at most maxStatus bytes.
+func rejectedStatus(err error) string {
+	s := fmt.Sprintf("configuration rejected, not restarted (exit %d): %s", exitConfig, strings.Join(strings.Fields(err.Error()), " "))
+	if len(s) > maxStatus {
+		s = strings.ToValidUTF8(s[:maxStatus-len("…")], "") + "…"
+	}
+	return s
+}
+
+// maxStatus bounds a STATUS line: the whole error stays in the journal.
+const maxStatus = 1000
 
 // status is the one-line STATUS= shown by `systemctl status ictald`.
 func status(s pipeline.Stats) string {

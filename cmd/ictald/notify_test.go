@@ -2,15 +2,21 @@ package main
 
 import (
 	"bytes"
-	"github.com/ictal/ictal/internal/pipeline"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ictal/ictal/internal/pipeline"
+	"github.com/ictal/ictal/systemd"
 )
 
 // TestNotifierRateLimitsKeepAlives drives the notifier with a fake clock:
@@ -201,5 +207,103 @@ func TestNotifierWindowAllocatesNothing(t *testing.T) {
 	st := pipeline.Stats{Windows: 9}
 	if a := testing.AllocsPerRun(1000, func() { n.window(st) }); a != 0 {
 		t.Errorf("window allocates %v times per call", a)
+	}
+}
+
+// TestConfigErrorExits78 runs the built ictald as systemd would
+// (NOTIFY_SOCKET set): a configuration it refuses — a key beyond its
+// bounds, one it does not know, a file that is missing — makes `ictald
+// run` send a STATUS= line saying why and exit 78, which the unit's
+// RestartPreventExitStatus=78 keeps from being restarted every 15 s for
+// ever; `ictald check` exits 78 on the same files. A failure that is not
+// the configuration's (the amplifier absent) still exits 1, and systemd
+// restarts it until the device answers.
+func TestConfigErrorExits78(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	tests := []struct {
+		name, config string // "" : no file
+		code         int
+		key          string // in the STATUS line and check's error
+	}{
+		{"refractory of 114 years", "[source]\ntype = \"synth\"\n[decision]\nrefractory = \"1000000h\"\n", exitConfig, "decision.refractory"},
+		{"flat limit of 1e308 µV", "[source]\ntype = \"synth\"\n[quality]\nflat_microvolts = 1e308\n", exitConfig, "quality.flat_microvolts"},
+		{"record range of 1e308 µV", "[source]\ntype = \"synth\"\n[record]\nenabled = true\ndir = \"" + dir + "\"\nrange_uv = 1e308\n", exitConfig, "record.range_uv"},
+		{"metrics on no address", "[source]\ntype = \"synth\"\n[metrics]\nlisten = \"999.999.1.1:99999\"\n", exitConfig, "metrics.listen"},
+		{"unknown key", "[source]\ntype = \"synth\"\n[decision]\nrefactory = \"1m\"\n", exitConfig, "decision.refactory"},
+		{"no file", "", exitConfig, "no such file"},
+		{"amplifier absent", "[source]\ntype = \"openbci\"\nport = \"" + filepath.Join(dir, "ttyUSB9") + "\"\n[checkpoint]\npath = \"\"\n[output]\njsonl = \"\"\n", 1, ""},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := filepath.Join(dir, fmt.Sprintf("ictald-%d.toml", i))
+			if tt.config != "" {
+				if err := os.WriteFile(cfg, []byte(tt.config), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sock, ch := notifySocket(t)
+			cmd := exec.Command(bin, "run", "-config", cfg)
+			cmd.Env = append(os.Environ(), "NOTIFY_SOCKET="+sock)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			var err error
+			select {
+			case err = <-exited:
+			case <-time.After(time.Minute): // a failure detector, not a timing requirement
+				cmd.Process.Kill()
+				<-exited
+				t.Fatalf("ictald run did not exit: it took the configuration\n%s", stderr.String())
+			}
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != tt.code {
+				t.Fatalf("run: %v, want exit %d\n%s", err, tt.code, stderr.String())
+			}
+			if tt.code != exitConfig {
+				if strings.Contains(stderr.String(), "configuration rejected") {
+					t.Errorf("a failure that is not the configuration's taken for one:\n%s", stderr.String())
+				}
+				return
+			}
+			// The datagram was sent before the exit; the socket's reader
+			// delivers it.
+			var status string
+			for status == "" {
+				select {
+				case m := <-ch:
+					if strings.HasPrefix(m, "STATUS=configuration rejected") {
+						status = m
+					}
+				case <-time.After(time.Minute): // a failure detector, not a timing requirement
+					t.Fatalf("no STATUS= line saying why\n%s", stderr.String())
+				}
+			}
+			if !strings.HasPrefix(status, "STATUS=configuration rejected, not restarted (exit 78): ") || !strings.Contains(status, tt.key) || strings.Contains(status, "\n") {
+				t.Errorf("%q: want one STATUS= line naming %s", status, tt.key)
+			}
+			out, err := exec.Command(bin, "check", "-config", cfg).CombinedOutput()
+			if !errors.As(err, &ee) || ee.ExitCode() != exitConfig || !strings.Contains(string(out), tt.key) {
+				t.Errorf("check: %v, %s; want exit %d naming %s", err, out, exitConfig, tt.key)
+			}
+		})
+	}
+}
+
+// TestUnitPreventsRestartOnConfigErrors: the unit does not restart a
+// daemon that exited with exitConfig.
+func TestUnitPreventsRestartOnConfigErrors(t *testing.T) {
+	var prevent []string
+	for _, l := range strings.Split(systemd.Unit, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "RestartPreventExitStatus="); ok {
+			prevent = append(prevent, strings.Fields(v)...)
+		}
+	}
+	if !slices.Contains(prevent, strconv.Itoa(exitConfig)) {
+		t.Errorf("RestartPreventExitStatus %q lacks %d: systemd would restart a refused configuration for ever", prevent, exitConfig)
 	}
 }

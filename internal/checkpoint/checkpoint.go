@@ -3,14 +3,23 @@
 // checkpoint is written to a temporary file in the same directory, synced,
 // renamed over the old one (atomic on POSIX file systems) and the directory
 // is synced so the rename itself survives a power cut.
+//
+// Reading is bounded: Read and Load open only regular files (a symbolic
+// link to one is followed), never a FIFO or a device such as /dev/zero
+// that a link may point to, and read at most the bound the caller gives,
+// so that whatever lies at a checkpoint's path the daemon neither blocks
+// nor exhausts its memory before monitoring.
 package checkpoint
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -56,10 +65,21 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// Load returns the contents of the checkpoint at path. A missing file gives
-// an error wrapping fs.ErrNotExist (a first start, not a failure).
-func Load(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+// ErrNotRegular is wrapped by the errors of Read and Load for a path that
+// is not a regular file: a directory, a FIFO, a socket or a device (a
+// symbolic link to /dev/zero, say).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is wrapped by the errors of Read and Load for a file longer
+// than the bound the caller gave.
+var ErrTooLarge = errors.New("file too large")
+
+// Load returns the contents of the checkpoint at path, read as Read reads
+// it, at most max bytes. A missing file gives an error wrapping
+// fs.ErrNotExist (a first start, not a failure); one that is not a
+// regular file or is longer than max, ErrNotRegular or ErrTooLarge.
+func Load(path string, max int64) ([]byte, error) {
+	b, err := Read(path, max)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err
@@ -67,6 +87,79 @@ func Load(path string) ([]byte, error) {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	return b, nil
+}
+
+// Read returns the contents of the regular file at path, a symbolic link
+// to one followed, when it holds at most max bytes. Anything else is
+// refused without being read: a path that is not a regular file
+// (ErrNotRegular) is not even opened, so that a FIFO cannot block and a
+// device cannot stream without end; the file is opened non-blocking and
+// checked again once open, in case it was replaced in between; a file
+// longer than max (ErrTooLarge) is refused on its size, and one that grows
+// past max while it is read is refused when it does. Errors name path.
+func Read(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := readable(path, fi, max); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: a FIFO put there since the Stat does not block the
+	// open; O_NOCTTY: a terminal does not become the daemon's.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := readable(path, fi, max); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(fi.Size()) + bytes.MinRead) // room to see the end without growing
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(buf.Len()) > max {
+		return nil, fmt.Errorf("%s: grew past %d bytes while it was read: %w", path, max, ErrTooLarge)
+	}
+	return buf.Bytes(), nil
+}
+
+// readable checks that fi, the file at path, is a regular file of at most
+// max bytes.
+func readable(path string, fi fs.FileInfo, max int64) error {
+	if !fi.Mode().IsRegular() {
+		what := "a " + kind(fi.Mode())
+		if target, err := os.Readlink(path); err == nil {
+			what += ", through a symbolic link to " + target
+		}
+		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, what)
+	}
+	if fi.Size() > max {
+		return fmt.Errorf("%s: %d bytes, more than the %d it may have: %w", path, fi.Size(), max, ErrTooLarge)
+	}
+	return nil
+}
+
+// kind names the type of a file that is not a regular one.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	}
+	return "file of type " + m.Type().String()
 }
 
 // SetAside moves a checkpoint that failed to load out of the way, to

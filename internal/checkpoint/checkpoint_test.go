@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -19,14 +20,14 @@ import (
 
 func TestSaveLoad(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "model.ckpt")
-	if _, err := Load(p); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := Load(p, maxTest); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
 	for _, data := range [][]byte{[]byte("first"), bytes.Repeat([]byte{7}, 1<<20), {}} {
 		if err := Save(p, data); err != nil {
 			t.Fatal(err)
 		}
-		got, err := Load(p)
+		got, err := Load(p, maxTest)
 		if err != nil || !bytes.Equal(got, data) {
 			t.Fatalf("Load: %d bytes, %v; want %d bytes", len(got), err, len(data))
 		}
@@ -63,7 +64,7 @@ func TestSaveFailureKeepsOld(t *testing.T) {
 	if n, _ := CleanTemp(filepath.Join(dir, "adir")); n != 0 {
 		t.Errorf("failed Save left %d temporary files", n)
 	}
-	if got, _ := Load(p); string(got) != "good" {
+	if got, _ := Load(p, maxTest); string(got) != "good" {
 		t.Errorf("old checkpoint now %q", got)
 	}
 }
@@ -154,7 +155,7 @@ func TestKilledMidwayLeavesLastGood(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != -1 {
 			t.Fatalf("child did not die by the signal: %v", err)
 		}
-		b, err := Load(p)
+		b, err := Load(p, maxTest)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,5 +170,85 @@ func TestKilledMidwayLeavesLastGood(t *testing.T) {
 	}
 	if midway == 0 {
 		t.Error("no kill landed inside a Save: the test proved nothing")
+	}
+}
+
+// maxTest bounds the files the tests load: more than the largest they
+// write (version's 2 MiB).
+const maxTest = 4 << 20
+
+// TestReadRefusesWhatIsNoCheckpoint: a checkpoint path holding anything
+// but a regular file of at most the bound — a link to /dev/zero, which
+// streams zeros for ever, a FIFO, whose open blocks until a writer
+// comes, a file larger than the bound — is refused with an error naming
+// the path and what it is, without blocking or reading it; a link to a
+// regular file is followed.
+func TestReadRefusesWhatIsNoCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.ckpt")
+	if err := os.WriteFile(good, []byte("model"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.ckpt")
+	fifo := filepath.Join(dir, "fifo.ckpt")
+	big := filepath.Join(dir, "big.ckpt")
+	link := filepath.Join(dir, "link.ckpt")
+	if err := errors.Join(os.Symlink("/dev/zero", zero), syscall.Mkfifo(fifo, 0o600), os.Symlink(good, link)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(f.Truncate(maxTest+1), f.Close()); err != nil { // sparse: no blocks written
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path string
+		max        int64
+		want       error  // nil: read
+		what       string // in the error
+	}{
+		{"link to /dev/zero", zero, maxTest, ErrNotRegular, "character device, through a symbolic link to /dev/zero"},
+		{"FIFO", fifo, maxTest, ErrNotRegular, "not a regular file (a FIFO)"},
+		{"directory", dir, maxTest, ErrNotRegular, "directory"},
+		{"larger than the bound", big, maxTest, ErrTooLarge, fmt.Sprintf("%d bytes, more than the %d", maxTest+1, maxTest)},
+		// A regular file whose size says 0 and which holds more (procfs):
+		// the bound holds on what is read, not only on the size.
+		{"longer than its size says", "/proc/self/status", 16, ErrTooLarge, "grew past 16 bytes"},
+		{"link to a regular file", link, maxTest, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			type result struct {
+				b   []byte
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				b, err := Load(tt.path, tt.max)
+				done <- result{b, err}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(time.Minute): // a failure detector, not a timing requirement
+				if tt.path == fifo { // release the blocked open, so the test ends
+					if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+						w.Close()
+					}
+				}
+				t.Fatalf("Load(%s) did not return", tt.path)
+			}
+			if tt.want == nil {
+				if r.err != nil || string(r.b) != "model" {
+					t.Fatalf("Load = %q, %v", r.b, r.err)
+				}
+				return
+			}
+			if !errors.Is(r.err, tt.want) || !strings.Contains(r.err.Error(), tt.path+": ") || !strings.Contains(r.err.Error(), tt.what) {
+				t.Errorf("Load = %v; want %v naming %s and %q", r.err, tt.want, tt.path, tt.what)
+			}
+		})
 	}
 }

@@ -28,7 +28,8 @@ import (
 // are opened, an amplifier is described by its nominal channels and rate
 // (8 or 16 at 250 or 125 Hz for a Cyton, source.rate for an ADS1299) —
 // and the files the configuration names: the checkpoint's directory, the
-// trained model, the JSON-lines output's directory. Risky but working
+// trained model, the JSON-lines output's directory, and that the host
+// names of the addresses Run listens on resolve. Risky but working
 // settings (a password sent in clear text, a password file others can
 // read) are logged to log as warnings. Run calls Check first; errors name
 // the file's keys.
@@ -70,7 +71,25 @@ func (c *Config) Check(log *slog.Logger) error {
 	if err := c.checkBootstrap(want, exact); err != nil {
 		return err
 	}
+	if err := c.checkListenHosts(log); err != nil {
+		return err
+	}
 	c.warnMQTT(log)
+	return nil
+}
+
+// checkListenHosts checks that the host names of the addresses Run
+// listens on resolve (resolveListen): metrics.listen and, for the
+// embedded broker, mqtt.listen.
+func (c *Config) checkListenHosts(log *slog.Logger) error {
+	if c.Metrics.Listen != "" {
+		if err := resolveListen(context.Background(), "metrics.listen", c.Metrics.Listen, log); err != nil {
+			return err
+		}
+	}
+	if c.MQTT.Broker == "embedded" {
+		return resolveListen(context.Background(), "mqtt.listen", c.MQTT.Listen, log)
+	}
 	return nil
 }
 

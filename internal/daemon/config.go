@@ -159,6 +159,7 @@ type ArtifactConfig struct {
 	Settle     Duration `toml:"settle"`
 	Warmup     Duration `toml:"warmup"`
 	Electrode  Duration `toml:"electrode"`
+	Gate       Duration `toml:"gate"`
 }
 
 // ClassifierConfig configures the model.
@@ -381,7 +382,9 @@ func (c *Config) Validate() error {
 	if err := c.PipelineConfig().Validate(); err != nil {
 		return keyed(err)
 	}
-	return nil
+	// Last, the bedside's bounds (bounds.go), narrower than the
+	// packages' own, which have named what they refuse.
+	return c.checkBounds()
 }
 
 // validate checks the [source] section.
@@ -642,7 +645,8 @@ func (c *Config) PipelineConfig() pipeline.Config {
 		Quality: pipeline.Quality{FlatMicrovolts: c.Quality.FlatMicrovolts},
 		Artifact: artifact.Config{Off: c.Artifact.Off, MuscleRise: c.Artifact.MuscleRise, EyeRise: c.Artifact.EyeRise,
 			StepRise: c.Artifact.StepRise, StepFloor: c.Artifact.StepFloor, Settle: time.Duration(c.Artifact.Settle),
-			Warmup: time.Duration(c.Artifact.Warmup), Electrode: time.Duration(c.Artifact.Electrode)},
+			Warmup: time.Duration(c.Artifact.Warmup), Electrode: time.Duration(c.Artifact.Electrode),
+			Gate: time.Duration(c.Artifact.Gate)},
 		CheckpointEvery: time.Duration(c.Checkpoint.Every),
 	}
 }

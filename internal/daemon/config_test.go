@@ -102,6 +102,7 @@ func TestTOMLKeys(t *testing.T) {
 		{"[artifact]\nmuscle_rise_db = -3.0\n", "artifact.muscle_rise_db: -3: want a value in (0, 1000)"},
 		{"[artifact]\nsettle = \"100ms\"\n", "artifact.settle: 100ms: want 1s to 24h"},
 		{"[artifact]\nelectrode = \"2h\"\n", "artifact.electrode: 2h0m0s: want at most 1h (negative: no limit)"},
+		{"[artifact]\ngate = \"2h\"\n", "artifact.gate: 2h0m0s: want at most 1h (negative: no limit)"},
 		{"[mqtt]\nbroker = \"embedded\"\nstore_dir = \"/tmp/x\"\nfeedback_burst = -1\n", "mqtt.feedback_burst: -1"},
 		{"[mqtt]\nbroker = \"embedded\"\nstore_dir = \"/tmp/x\"\nfeedback_global_every = \"-1s\"\n", "mqtt.feedback_global_every: -1s"},
 	}

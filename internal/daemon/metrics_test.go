@@ -1,6 +1,12 @@
 package daemon
 
 import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -141,4 +147,123 @@ func TestRunDetectsWhileTheMetricsPortIsTaken(t *testing.T) {
 		t.Errorf("/healthz once listening: %d %s", code, body)
 	}
 	r.stop(t)
+}
+
+// TestListenAddresses: metrics.listen and mqtt.listen are refused, naming
+// the key, unless they are host:port with a port in 0..65535 and a host
+// that is empty, an IP address or a host name.
+func TestListenAddresses(t *testing.T) {
+	tests := []struct {
+		addr string
+		want string // "" accepted
+	}{
+		{"127.0.0.1:9851", ""},
+		{"[::1]:0", ""},
+		{"[fe80::1]:9851", ""},
+		{":9851", ""},
+		{"localhost:9851", ""},
+		{"board-3.ward.example:9851", ""},
+		{"999.999.1.1:99999", `port "99999"`},
+		{"127.0.0.1:65536", `port "65536"`},
+		{"127.0.0.1:http", `port "http"`},
+		{"127.0.0.1:", `port ""`},
+		{"9851", "want host:port"},
+		{"999.999.1.1:9851", `host "999.999.1.1" is not an IP address`},
+		{"10.0.0:9851", `host "10.0.0" is not an IP address`},
+		{"bad_host:9851", `host "bad_host" is not an IP address`},
+		{"-board:9851", `host "-board" is not an IP address`},
+	}
+	for _, tt := range tests {
+		for _, key := range []string{"metrics.listen", "mqtt.listen"} {
+			section, name, _ := strings.Cut(key, ".")
+			text := "[source]\ntype = \"synth\"\n[checkpoint]\npath = \"/tmp/m\"\n[" + section + "]\n" + name + " = \"" + tt.addr + "\"\n"
+			if section == "mqtt" {
+				text += "broker = \"embedded\"\n"
+			}
+			_, err := ParseConfig(text, "ictald.toml")
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("%s = %q: %v", key, tt.addr, err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), key+`: "`+tt.addr+`": `+tt.want)):
+				t.Errorf("%s = %q: %v, want %s", key, tt.addr, err, tt.want)
+			}
+		}
+	}
+}
+
+// dnsServer answers the Go resolver's queries over conn (TCP framing: a
+// two-byte length before each message) with rcode, until conn closes.
+func dnsServer(conn net.Conn, rcode byte) {
+	defer conn.Close()
+	for {
+		var n [2]byte
+		if _, err := io.ReadFull(conn, n[:]); err != nil {
+			return
+		}
+		msg := make([]byte, binary.BigEndian.Uint16(n[:]))
+		if _, err := io.ReadFull(conn, msg); err != nil || len(msg) < 12 {
+			return
+		}
+		msg[2] |= 0x80        // a response
+		msg[3] = 0x80 | rcode // recursion available, the rcode
+		if _, err := conn.Write(append(n[:], msg...)); err != nil {
+			return
+		}
+	}
+}
+
+// TestCheckResolvesListenHosts: Check, which run calls, refuses a listen
+// address whose host name does not exist (the DNS says so: NXDOMAIN),
+// naming the key, and accepts one it cannot resolve for now (no DNS
+// server answers, the ward network down at boot) with a warning, for run
+// keeps monitoring and tries to listen again. The resolver is Go's own,
+// talking to a DNS server in the test through a pipe: nothing leaves the
+// process.
+func TestCheckResolvesListenHosts(t *testing.T) {
+	defer func(f func(context.Context, string) ([]string, error)) { lookupHost = f }(lookupHost)
+	tests := []struct {
+		name string
+		dial func() (net.Conn, error)
+		want string // the error; "" accepted with a warning
+	}{
+		{"name that does not exist", func() (net.Conn, error) {
+			client, server := net.Pipe()
+			go dnsServer(server, 3) // NXDOMAIN
+			return client, nil
+		}, `metrics.listen: "no-such-board.invalid:9851": host "no-such-board.invalid" does not resolve`},
+		{"no DNS server answers", func() (net.Conn, error) {
+			return nil, errors.New("network is unreachable")
+		}, ""},
+	}
+	dir := t.TempDir()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) { return tt.dial() }}
+			lookupHost = r.LookupHost
+			cfg, err := ParseConfig(merge(checkBase(dir), "[metrics]\nlisten = \"no-such-board.invalid:9851\"\n"), "ictald.toml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var logs bytes.Buffer
+			err = cfg.Check(slog.New(slog.NewTextHandler(&logs, nil)))
+			if tt.want != "" {
+				if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("Check: %v, want %s", err, tt.want)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(logs.String(), "level=WARN msg=\"metrics.listen: its host name could not be resolved now") {
+				t.Errorf("Check: %v, log %s; want it accepted with a warning", err, logs.String())
+			}
+		})
+	}
+	// A name this machine knows without the DNS resolves.
+	lookupHost = net.DefaultResolver.LookupHost
+	cfg, err := ParseConfig(merge(checkBase(dir), "[metrics]\nlisten = \"localhost:9851\"\n"), "ictald.toml")
+	if err == nil {
+		err = cfg.Check(nil)
+	}
+	if err != nil {
+		t.Errorf("localhost: %v", err)
+	}
 }

@@ -23,10 +23,13 @@ import (
 //     configured features: a per-channel model that serves any montage;
 //  4. else a new, untrained model from cfg.
 //
-// A checkpoint that does not load (truncated, corrupt) or does not fit
-// (modelfile.Meta.Check: the montage, features or conditioning changed)
-// is reported, set aside as ckpt.corrupt-<time>, and the daemon starts
-// from 2 or 3 instead of crash-looping on it. A bootstrap model that does
+// A checkpoint that does not load (truncated, corrupt), is not a regular
+// file (a FIFO, a link to /dev/zero: never opened for reading) or is
+// larger than any model makes (modelfile.MaxSize: never read), or does
+// not fit (modelfile.Meta.Check: the montage, features or conditioning
+// changed) is reported, set aside as ckpt.corrupt-<time>, and the daemon
+// starts from 2 or 3 instead of crash-looping, blocking or running out of
+// memory on it. A bootstrap model that does
 // not load or fit is an error naming the differences: it was configured
 // explicitly. A file written before models carried their metadata loads
 // with its dimension checked and a warning; the next checkpoint rewrites
@@ -82,16 +85,20 @@ func loadCheckpoint(path string, want modelfile.Meta, log *slog.Logger) (m class
 	if n, _ := checkpoint.CleanTemp(path); n > 0 {
 		log.Warn("removed temporary files of an interrupted checkpoint", slog.Int("files", n))
 	}
-	b, err := checkpoint.Load(path)
+	b, lerr := checkpoint.Load(path, modelfile.MaxSize)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(lerr, fs.ErrNotExist):
 		return nil, meta, false, nil
-	case err != nil:
-		return nil, meta, false, err // unreadable (permissions): the operator must look
-	}
-	meta, m, lerr := modelfile.Decode(b)
-	if lerr == nil {
-		lerr = meta.Check(want)
+	case errors.Is(lerr, checkpoint.ErrNotRegular), errors.Is(lerr, checkpoint.ErrTooLarge):
+		// Not read (a FIFO, a link to a device, a file no model makes):
+		// unusable, as a corrupt one is.
+	case lerr != nil:
+		return nil, meta, false, lerr // unreadable (permissions): the operator must look
+	default:
+		meta, m, lerr = modelfile.Decode(b)
+		if lerr == nil {
+			lerr = meta.Check(want)
+		}
 	}
 	if lerr == nil {
 		if meta.Legacy {

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -27,10 +25,8 @@ func (c *Config) validateMQTT() error {
 		if m.Listen == "" {
 			m.Listen = "127.0.0.1:1883"
 		}
-		if _, port, err := net.SplitHostPort(m.Listen); err != nil {
-			return fieldErr("mqtt.listen", "%q: %v (want host:port, e.g. 127.0.0.1:1883)", m.Listen, err)
-		} else if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-			return fieldErr("mqtt.listen", "%q: port %q: want 0..65535", m.Listen, port)
+		if err := checkListen("mqtt.listen", m.Listen, "127.0.0.1:1883"); err != nil {
+			return err
 		}
 		if err := c.brokerOptions().Validate(); err != nil {
 			return keyed(err)

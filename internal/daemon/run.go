@@ -28,9 +28,12 @@ type Options struct {
 	// Window is called after every window with the pipeline's counters
 	// (systemd's watchdog keep-alive and STATUS line).
 	Window func(pipeline.Stats)
-	// Rules delivers new decision rules (SIGHUP: the owner re-reads the
-	// configuration and sends its rule); the pipeline applies them.
-	Rules <-chan alert.DetectorConfig
+	// Reload delivers configurations re-read while running (SIGHUP: the
+	// owner re-reads the file and sends it). Run resolves each one's
+	// decision rule as it resolved its own at start (pipelineConfig: the
+	// model's rule where [decision] leaves the default) and hands it to
+	// the pipeline, which applies it; the other settings need a restart.
+	Reload <-chan *Config
 	// Program names the program and its version in the checkpoints'
 	// metadata ("ictald v1.2.3"); empty means "ictald".
 	Program string
@@ -79,9 +82,14 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 		ckpt = &checkpointer{path: cfg.Checkpoint.Path, meta: meta, log: log}
 		hooks.Checkpoint = ckpt.write
 	}
-	pc := cfg.PipelineConfig()
-	pc.Rules = opt.Rules
-	pc = meta.Configure(pc) // a per-channel model's scoring; its rule where [decision] leaves the default
+	pc := pipelineConfig(cfg, meta)
+	if opt.Reload != nil {
+		rules := make(chan alert.DetectorConfig, 1)
+		pc.Rules = rules
+		rctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go relayRules(rctx, opt.Reload, rules, meta)
+	}
 	p, err := pipeline.New(src, fcfg, model, pc, out.sinks, hooks, log)
 	if err != nil {
 		return err
@@ -94,14 +102,50 @@ func Run(ctx context.Context, cfg *Config, log *slog.Logger, opt Options) (err e
 		defer cancel()
 		go forwardLabels(fctx, out.pub, p, log, nil)
 	}
+	rule := pc.Detector
+	if d, err := alert.NewDetector(rule); err == nil { // the pipeline's: the defaults filled in
+		rule = d.Config()
+	}
 	log.Info("running", slog.String("source", cfg.Source.Type), slog.Int("channels", len(info.Channels)),
-		slog.Float64("rate", info.Rate), slog.Int("features", p.Dim()), slog.String("site", cfg.Site.Site), slog.String("bed", cfg.Site.Bed))
+		slog.Float64("rate", info.Rate), slog.Int("features", p.Dim()), slog.String("site", cfg.Site.Site), slog.String("bed", cfg.Site.Bed),
+		slog.Float64("threshold", rule.Threshold), slog.Int("k", rule.K), slog.Int("n", rule.N))
 	err = p.Run(ctx)
 	st := p.Stats()
 	log.Info("stopped", slog.Int64("frames", st.Frames), slog.Int64("windows", st.Windows), slog.Int64("usable", st.Usable),
 		slog.Int64("events", st.Events), slog.Int64("learned_pos", st.LearnedPos), slog.Int64("learned_neg", st.LearnedNeg),
 		slog.Int64("labelled_agreed", st.Agreed), slog.Int64("checkpoints", st.Checkpoints), slog.Int64("checkpoint_errors", st.CheckpointErrs))
 	return err
+}
+
+// pipelineConfig is the pipeline's configuration for cfg and a model
+// described by meta: cfg's, with a per-channel model's scoring, and its
+// decision rule where [decision] leaves the threshold, or k and n, to
+// their defaults (modelfile.Meta.Configure). Run builds the pipeline with
+// it and resolves every reloaded rule with it (relayRules), so that a
+// reload resolves the rule exactly as the start did: an unchanged file
+// keeps the day-one model's 0.787 and 5 of 6.
+func pipelineConfig(cfg *Config, meta modelfile.Meta) pipeline.Config {
+	return meta.Configure(cfg.PipelineConfig())
+}
+
+// relayRules hands the pipeline, on rules, the decision rule of every
+// configuration reload delivers, resolved by pipelineConfig for the
+// model meta describes, until ctx is done. A rule the pipeline has not
+// taken yet is replaced by the newer one.
+func relayRules(ctx context.Context, reload <-chan *Config, rules chan alert.DetectorConfig, meta modelfile.Meta) {
+	for {
+		var cfg *Config
+		select {
+		case <-ctx.Done():
+			return
+		case cfg = <-reload:
+		}
+		select {
+		case <-rules:
+		default:
+		}
+		rules <- pipelineConfig(cfg, meta).Detector
+	}
 }
 
 // modelFor loads the model for features fcfg of a source described by

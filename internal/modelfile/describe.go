@@ -2,7 +2,6 @@ package modelfile
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ictal/ictal/acquire"
@@ -65,9 +64,12 @@ func Describe(fcfg features.Config, info acquire.Info) (Meta, error) {
 }
 
 // ReadFile reads and decodes the model file at path (see Decode). Its
-// errors name the file.
+// errors name the file. It reads only a regular file (a symbolic link to
+// one is followed) of at most MaxSize bytes, as checkpoint.Read does:
+// anything else is refused unread, wrapping checkpoint.ErrNotRegular or
+// checkpoint.ErrTooLarge.
 func ReadFile(path string) (Meta, classifier.Model, error) {
-	b, err := os.ReadFile(path)
+	b, err := checkpoint.Read(path, MaxSize)
 	if err != nil {
 		return Meta{}, nil, err
 	}

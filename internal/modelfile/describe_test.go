@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/features"
+	"github.com/ictal/ictal/internal/checkpoint"
 )
 
 func testInfo(rate float64, labels ...string) acquire.Info {
@@ -162,5 +164,42 @@ func TestReadWriteFile(t *testing.T) {
 	}
 	if _, _, err := ReadFile(filepath.Join(t.TempDir(), "none")); err == nil || !strings.Contains(err.Error(), "none") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestReadFileRefusesWhatIsNoModel: classifier.model naming a link to
+// /dev/zero or a FIFO is refused at once, the error naming the file and
+// what it is, instead of reading zeros until memory runs out or blocking
+// until a writer opens the FIFO.
+func TestReadFileRefusesWhatIsNoModel(t *testing.T) {
+	dir := t.TempDir()
+	zero, fifo := filepath.Join(dir, "zero.model"), filepath.Join(dir, "fifo.model")
+	if err := errors.Join(os.Symlink("/dev/zero", zero), syscall.Mkfifo(fifo, 0o600)); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, path, what string }{
+		{"link to /dev/zero", zero, "character device"},
+		{"FIFO", fifo, "(a FIFO)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				_, _, err := ReadFile(tt.path)
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(time.Minute): // a failure detector, not a timing requirement
+				if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					w.Close() // release a blocked open, so the test ends
+				}
+				t.Fatalf("ReadFile(%s) did not return", tt.path)
+			}
+			if !errors.Is(err, checkpoint.ErrNotRegular) || !strings.HasPrefix(err.Error(), tt.path+": ") || !strings.Contains(err.Error(), tt.what) {
+				t.Errorf("ReadFile = %v; want %v naming the file and %q", err, checkpoint.ErrNotRegular, tt.what)
+			}
+		})
 	}
 }

@@ -56,6 +56,22 @@ const Version = 1
 // cannot make Decode allocate gigabytes.
 const MaxMeta = 1 << 20
 
+// MaxSize bounds a model file, and a checkpoint (the same format): the
+// largest a model the classifier accepts can make, so that refusing a
+// longer file unread (ReadFile, the daemon's checkpoints) never refuses a
+// model. The classifier bounds a model's state by MaxLearnWork numbers of
+// 8 bytes (its members' learners and a SMOTE memory: classifier.Config),
+// 512 MiB; to it come the metadata (at most MaxMeta) and 1 MiB for the
+// rest, the headers and checksums and each member's running sums, rates
+// and random stream (140 bytes each, 140 KiB for MaxMembers). 514 MiB in
+// all: the largest file a model of any valid configuration writes. The
+// models ictald runs are far smaller (measured): the day-one model's file
+// is 9,420 bytes; the sample configuration's classifier (UOB, 10
+// naive-Bayes members) at 23 channels of 17 features writes 127,647
+// bytes, 12.5 MB with qda members; the unit's MemoryMax (128 MiB) could
+// hold no model near the bound.
+const MaxSize = 8*classifier.MaxLearnWork + MaxMeta + 1<<20
+
 // ErrCorrupt is wrapped by Decode's errors for files that are truncated,
 // fail their checksum or hold malformed metadata.
 var ErrCorrupt = errors.New("modelfile: corrupt model file")
