@@ -38,6 +38,49 @@ type Event struct {
 	// were highest in the triggering window, otherwise those whose line
 	// length stood out most above their recent baseline.
 	Channels []string
+	// Kind says what was detected: one of the Kind constants, "" meaning
+	// KindSeizure. The alert payload carries it as "kind" when it is not
+	// the default (AppendAlert); ParseAlert returns "" for a seizure.
+	Kind string
+}
+
+// Kinds of alert (Event.Kind and the alert payload's optional "kind").
+const (
+	// KindSeizure is an electrographic seizure: the rhythm the EEG
+	// detector recognises. It is the default: an Event whose Kind is "",
+	// and an alert payload without "kind", is one, and the payload never
+	// writes it.
+	KindSeizure = "seizure"
+	// KindMotor is a motor seizure: a generalised tonic–clonic
+	// (convulsive) seizure recognised by its muscle activity (EMG on most
+	// channels, rhythmic jerks, an accelerometer's movement), which may
+	// hide the EEG beneath it. It carries the highest risk of injury and
+	// of sudden death (SUDEP).
+	KindMotor = "motor"
+	// KindStatusEpilepticus is reserved for a seizure lasting 5 minutes or
+	// more (status epilepticus, a medical emergency). The name is part of
+	// the contract, so that readers accept it; this release raises no
+	// alert of this kind.
+	KindStatusEpilepticus = "status-epilepticus"
+)
+
+// ValidKind reports whether k is an alert kind of the contract: one of
+// the Kind constants, or "" (the default, KindSeizure).
+func ValidKind(k string) bool {
+	switch k {
+	case "", KindSeizure, KindMotor, KindStatusEpilepticus:
+		return true
+	}
+	return false
+}
+
+// KindOrDefault returns k, or KindSeizure when k is "": the kind an
+// Event's Kind names.
+func KindOrDefault(k string) string {
+	if k == "" {
+		return KindSeizure
+	}
+	return k
 }
 
 // State is the monitor's state, as published on the status topic.

@@ -89,8 +89,13 @@ func decodeEvent(kind string, b []byte, max int, m any, h *eventHead) (string, e
 // ParseAlert reads an alert payload (AppendAlert's) strictly, as a
 // receiver must before showing it: at most MaxAlertSize bytes, exactly the
 // contract's fields, "v" 1, a UUID id (returned in lower case), onset and
-// detected_at, a score in [0, 1] and at most MaxChannels channels.
-// Whether site and bed match the topic is for the caller to check.
+// detected_at, a score in [0, 1], at most MaxChannels channels and an
+// optional "kind" of the contract (KindSeizure, KindMotor,
+// KindStatusEpilepticus; Event.Kind is "" for a seizure, whether "kind"
+// was absent or "seizure"). An unknown kind is refused like any other
+// field outside the contract: a reader cannot tell a clinician what an
+// alert of a kind it does not know means. Whether site and bed match the
+// topic is for the caller to check.
 func ParseAlert(b []byte) (*Event, error) {
 	var m struct {
 		eventHead
@@ -101,6 +106,7 @@ func ParseAlert(b []byte) (*Event, error) {
 		Score      float64   `json:"score"`
 		Algorithm  string    `json:"algorithm"`
 		Channels   []string  `json:"channels"`
+		Kind       *string   `json:"kind"`
 	}
 	id, err := decodeEvent("alert", b, MaxAlertSize, &m, &m.eventHead)
 	if err != nil {
@@ -114,8 +120,46 @@ func ParseAlert(b []byte) (*Event, error) {
 	case len(m.Channels) > MaxChannels:
 		return nil, payloadErr("alert: %d channels, more than %d", len(m.Channels), MaxChannels)
 	}
+	kind, err := parseKind(m.Kind)
+	if err != nil {
+		return nil, payloadErr("alert: %v", err)
+	}
 	return &Event{ID: id, Site: m.Site, Bed: m.Bed, Onset: m.Onset, DetectedAt: m.DetectedAt,
-		Score: m.Score, Algorithm: m.Algorithm, Channels: m.Channels}, nil
+		Score: m.Score, Algorithm: m.Algorithm, Channels: m.Channels, Kind: kind}, nil
+}
+
+// parseKind checks an alert's optional "kind" (nil when absent or null)
+// and returns it as Event.Kind holds it: "" for the default, seizure. An
+// empty string is not a kind: a writer omits the field instead.
+func parseKind(k *string) (string, error) {
+	switch {
+	case k == nil:
+		return "", nil
+	case *k == "":
+		return "", kindError(*k)
+	case *k == KindSeizure:
+		return "", nil
+	}
+	if err := CheckKind(*k); err != nil {
+		return "", err
+	}
+	return *k, nil
+}
+
+// CheckKind checks an alert kind read from a reader's own format (a JSON
+// line's "kind", where absent and "" are alike): nil for "" and the Kind
+// constants, otherwise an error that names the field and the value, as
+// ParseAlert's does.
+func CheckKind(k string) error {
+	if ValidKind(k) {
+		return nil
+	}
+	return kindError(k)
+}
+
+// kindError is the error of a "kind" outside the contract.
+func kindError(k string) error {
+	return fmt.Errorf(`field "kind": %q is not a kind of the contract (%s, %s or %s)`, k, KindSeizure, KindMotor, KindStatusEpilepticus)
 }
 
 // ParseEventEnd reads an event end payload (AppendEventEnd's) strictly:

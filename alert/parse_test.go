@@ -109,21 +109,34 @@ func refused(t *testing.T, err, want error) bool {
 }
 
 // FuzzParsePayloads checks that no input panics any of the four parsers
-// and that what they accept keeps the contract's bounds.
+// and that what they accept keeps the contract's bounds: an alert's kind
+// is one of the contract's, "" for a seizure, and survives encoding again.
 func FuzzParsePayloads(f *testing.F) {
 	at := time.Date(2026, 11, 21, 10, 30, 20, 0, time.UTC)
 	e := &Event{ID: NewID(), Site: "w", Bed: "b", Onset: at, DetectedAt: at, End: at, Score: 0.5, Channels: []string{"T7"}}
 	f.Add(AppendAlert(nil, e))
+	for _, k := range []string{KindMotor, KindStatusEpilepticus, "absence"} {
+		m := *e
+		m.Kind = k
+		f.Add(AppendAlert(nil, &m))
+	}
 	f.Add(AppendEventEnd(nil, e))
 	f.Add(AppendStatus(nil, Status{State: StateArtifact, Since: at, Artifact: "eye", Channels: []string{"Fp1"}}))
 	f.Add(AppendStatus(nil, Status{State: StateElectrodeOff, Since: at, Channels: []string{"T7"}, Scored: 22}))
 	f.Add(AppendScore(nil, Score{T: at, Score: 1}))
 	f.Add([]byte(OfflinePayload))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if a, err := ParseAlert(b); err == nil && (!ValidID(a.ID) || !unitScore(a.Score) || len(a.Channels) > MaxChannels) {
+		if a, err := ParseAlert(b); err == nil && (!ValidID(a.ID) || !unitScore(a.Score) || len(a.Channels) > MaxChannels ||
+			!ValidKind(a.Kind) || a.Kind == KindSeizure) {
 			t.Fatalf("alert accepted: %+v", a)
 		} else if err != nil && !errors.Is(err, ErrPayload) {
 			t.Fatal(err)
+		} else if err == nil && len(b) < MaxAlertSize/2 {
+			// Well inside the bound: encoding again (times in milliseconds,
+			// which may lengthen them) cannot outgrow it.
+			if again, err := ParseAlert(AppendAlert(nil, a)); err != nil || again.Kind != a.Kind {
+				t.Fatalf("alert %+v encoded again: %+v, %v", a, again, err)
+			}
 		}
 		if e, err := ParseEventEnd(b); err == nil && (!ValidID(e.ID) || e.End.IsZero()) {
 			t.Fatalf("end accepted: %+v", e)

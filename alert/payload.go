@@ -89,7 +89,12 @@ func appendFloat(dst []byte, v float64) []byte {
 func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // AppendAlert appends the alert payload of DESIGN.md's MQTT contract:
-// {"v":1,"id","site","bed","onset","detected_at","score","algorithm","channels"}.
+// {"v":1,"id","site","bed","onset","detected_at","score","algorithm","channels"},
+// then "kind" when e.Kind is not the default: a seizure's payload (Kind ""
+// or KindSeizure) is byte for byte what it was before kinds existed, so
+// receivers that predate them read it unchanged. Kind should be one of the
+// Kind constants; another is written as it is, and every reader of the
+// contract refuses it.
 func AppendAlert(dst []byte, e *Event) []byte {
 	dst = append(dst, `{"v":1,"id":`...)
 	dst = AppendJSONString(dst, e.ID)
@@ -100,6 +105,9 @@ func AppendAlert(dst []byte, e *Event) []byte {
 	dst = AppendJSONString(dst, e.Algorithm)
 	dst = append(dst, `,"channels":`...)
 	dst = appendJSONStrings(dst, e.Channels)
+	if e.Kind != KindSeizure {
+		dst = appendNonEmpty(dst, `,"kind":`, e.Kind)
+	}
 	return append(dst, '}')
 }
 

@@ -86,6 +86,7 @@ type contractMessage struct {
 	Score      *float64 `json:"score"`
 	Algorithm  string   `json:"algorithm"`
 	Channels   []string `json:"channels"`
+	Kind       string   `json:"kind"`
 	State      string   `json:"state"`
 	Artifact   string   `json:"artifact"`
 	Scored     int      `json:"scored"`
@@ -191,11 +192,31 @@ func describeAlert(m *contractMessage) (string, error) {
 	if m.Score == nil {
 		return "", fmt.Errorf(`no "score"`)
 	}
+	head, err := alertHeading(m.Kind)
+	if err != nil {
+		return "", err
+	}
 	chans := strings.Join(m.Channels, ",")
 	if chans == "" {
 		chans = "-"
 	}
-	return fmt.Sprintf("SEIZURE ALERT  onset %s  score %.2f  channels %s  (%s, id %s)", onset, *m.Score, chans, m.Algorithm, m.ID), nil
+	return fmt.Sprintf("%s  onset %s  score %.2f  channels %s  (%s, id %s)", head, onset, *m.Score, chans, m.Algorithm, m.ID), nil
+}
+
+// alertHeading names an alert's kind for the clinician; a kind outside
+// the contract is an error, so that the alert is shown as MALFORMED with
+// its payload rather than as a kind it is not.
+func alertHeading(kind string) (string, error) {
+	if err := alert.CheckKind(kind); err != nil {
+		return "", err
+	}
+	switch kind {
+	case alert.KindMotor:
+		return "MOTOR SEIZURE ALERT (convulsive)", nil
+	case alert.KindStatusEpilepticus:
+		return "STATUS EPILEPTICUS ALERT (seizure lasting 5 min or more)", nil
+	}
+	return "SEIZURE ALERT", nil
 }
 
 // describeStatus renders the monitor's state.

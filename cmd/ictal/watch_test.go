@@ -30,6 +30,14 @@ func TestWatchLine(t *testing.T) {
 	}{
 		{"alert", "ictal/ward-7/bed-3/alert", string(alert.AppendAlert(nil, e)), false,
 			prefix + "SEIZURE ALERT  onset " + loc("09:30:15") + "  score 0.93  channels T7-P7,F7-T7  (UOB, id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)"},
+		{"motor alert", "ictal/ward-7/bed-3/alert", string(alert.AppendAlert(nil, withKind(e, alert.KindMotor))), false,
+			prefix + "MOTOR SEIZURE ALERT (convulsive)  onset " + loc("09:30:15") + "  score 0.93  channels T7-P7,F7-T7  (UOB, id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)"},
+		{"status epilepticus alert", "ictal/ward-7/bed-3/alert", string(alert.AppendAlert(nil, withKind(e, alert.KindStatusEpilepticus))), false,
+			prefix + "STATUS EPILEPTICUS ALERT (seizure lasting 5 min or more)  onset " + loc("09:30:15") + "  score 0.93  channels T7-P7,F7-T7  (UOB, id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)"},
+		{"seizure kind written out", "ictal/ward-7/bed-3/alert", strings.Replace(string(alert.AppendAlert(nil, e)), `]}`, `],"kind":"seizure"}`, 1), false,
+			prefix + "SEIZURE ALERT  onset " + loc("09:30:15") + "  score 0.93  channels T7-P7,F7-T7  (UOB, id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)"},
+		{"unknown kind", "ictal/ward-7/bed-3/alert", `{"v":1,"id":"x","onset":"2026-11-21T09:30:15Z","score":1,"kind":"absence"}`, false,
+			prefix + `MALFORMED alert message (field "kind": "absence" is not a kind of the contract (seizure, motor or status-epilepticus)): "{\"v\":1,\"id\":\"x\",\"onset\":\"2026-11-21T09:30:15Z\",\"score\":1,\"kind\":\"absence\"}"`},
 		{"event end", "ictal/ward-7/bed-3/end", string(alert.AppendEventEnd(nil, e)), false,
 			prefix + "seizure ended  onset " + loc("09:30:15") + "  end " + loc("09:31:00") + "  (id 8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b)"},
 		{"retained status", "ictal/ward-7/bed-3/status", string(alert.AppendStatus(nil, alert.Status{State: alert.StateElectrodeOff, Since: at})), true,
@@ -82,6 +90,13 @@ func TestWatchLine(t *testing.T) {
 	}
 }
 
+// withKind returns a copy of e of the given kind.
+func withKind(e *alert.Event, kind string) *alert.Event {
+	c := *e
+	c.Kind = kind
+	return &c
+}
+
 // FuzzWatchLine: whatever topic and payload arrive, the line printed
 // holds printable UTF-8 only: no byte the terminal would take as a
 // control.
@@ -90,6 +105,8 @@ func FuzzWatchLine(f *testing.F) {
 	e := &alert.Event{ID: "8f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b", Site: "ward-7", Bed: "bed-3",
 		Onset: at, DetectedAt: at, Score: 0.5, Algorithm: "UOB\x1b[2J", Channels: []string{"T7\u202e"}}
 	f.Add("ictal/ward-7/bed-3/alert", alert.AppendAlert(nil, e))
+	f.Add("ictal/ward-7/bed-3/alert", alert.AppendAlert(nil, withKind(e, alert.KindMotor)))
+	f.Add("ictal/ward-7/bed-3/alert", alert.AppendAlert(nil, withKind(e, "motor\u001b[2J")))
 	f.Add("ictal/ward-7/bed-3/status", alert.AppendStatus(nil, alert.Status{State: alert.StateArtifact, Since: at, Artifact: "eye\a", Channels: []string{"Fp1"}}))
 	f.Add("ictal/w/b/feedback/from/\x9b", []byte(`{"v":1,"alert_id":"\u001b","verdict":"confirmed"}`))
 	f.Add("ictal/w/b/feedback/ack", []byte("\xff\x1b"))

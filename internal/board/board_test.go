@@ -77,6 +77,7 @@ func TestIngestDropsMalformedAndOversizedMessages(t *testing.T) {
 		{"alert of another bed", topic("bed-4", "alert"), string(good)},
 		{"alert oversized", topic("bed-3", "alert"), string(good[:len(good)-1]) + `,"algorithm":"` + strings.Repeat("x", alert.MaxAlertSize) + `"}`},
 		{"alert score NaN-ish", topic("bed-3", "alert"), strings.Replace(string(good), `"score":0.93`, `"score":7`, 1)},
+		{"alert of an unknown kind", topic("bed-3", "alert"), strings.Replace(string(good), `]}`, `],"kind":"absence"}`, 1)},
 		{"evidence truncated", topic("bed-3", "evidence"), string(ev[:len(ev)/2])},
 		{"evidence oversized", topic("bed-3", "evidence"), string(huge)},
 		{"status unknown state", topic("bed-3", "status"), `{"v":1,"state":"asleep","since":"2026-11-21T10:00:00Z"}`},

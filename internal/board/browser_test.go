@@ -189,14 +189,29 @@ func TestBrowserAlertEvidenceConfirmAckAcknowledge(t *testing.T) {
 	}
 	waitJS(t, alice, "the label sent", fmt.Sprintf(`document.querySelector(%q).textContent === "sent"`, tile+" .msg"))
 
-	// A second alert, silenced with Acknowledge before any verdict; bob,
-	// logged in later, sees the first one already acknowledged.
+	// A second alert, a motor seizure, silenced with Acknowledge before
+	// any verdict; bob, logged in later, sees the first one already
+	// acknowledged. Each card says what kind of seizure it is, in words:
+	// alice's from the live message, bob's from his snapshot.
 	e2 := testEvent("bed-3", now.Add(time.Minute))
+	e2.Kind = alert.KindMotor
 	mosquittotest.Publish(t, daemon, topic("bed-3", "alert"), false, alert.AppendAlert(nil, e2))
 	card2 := fmt.Sprintf(`.alert[data-id=%q]`, e2.ID)
-	bob := newBrowser(t, "bob").ctx
+	do(t, alice, "the motor alert ringing for alice", chromedp.WaitVisible(chromedp.CSS(card2+`.ringing[data-ringing="true"]`)))
+	bob := newBrowser(t, "bob").ctx // after the board has the alert: bob's comes in his snapshot
 	login(t, bob, b.url, "bob")
 	do(t, bob, "the second alert ringing for bob", chromedp.WaitVisible(chromedp.CSS(card2+`.ringing[data-ringing="true"]`)))
+	for name, ctx := range map[string]context.Context{"alice": alice, "bob": bob} {
+		for _, c := range []struct{ card, want string }{
+			{card, "bed-3 — seizure alert, detected "},
+			{card2, "bed-3 — motor seizure (convulsive) alert, detected "},
+		} {
+			head, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).textContent`, c.card+" .head")))
+			if err != nil || !strings.HasPrefix(head, c.want) {
+				t.Errorf("%s sees the card %q (%v), want it to begin %q", name, head, err, c.want)
+			}
+		}
+	}
 	waitJS(t, bob, "the first alert acknowledged for bob", fmt.Sprintf(`document.querySelector(%q)?.dataset.ringing === "false"`, card))
 	do(t, alice, "click Acknowledge", chromedp.Click(chromedp.CSS(card2+" button.ack")))
 	for name, ctx := range map[string]context.Context{"alice": alice, "bob": bob} {

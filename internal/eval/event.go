@@ -14,6 +14,11 @@ type Event struct {
 	// Detected is when a detector raised the event (its first alert); zero
 	// means at Start. Reference events leave it zero.
 	Detected time.Duration
+	// Kind is the kind of the alert that raised a hypothesis event
+	// (alert.KindSeizure, KindMotor, …; empty for reference events).
+	// Scoring treats every kind alike; a merged event keeps the kind of its
+	// first, the pieces of a split one keep theirs.
+	Kind string
 }
 
 // raised is when the event became known.
@@ -213,8 +218,8 @@ func split(events []Event, maxDur time.Duration) []Event {
 	var out []Event
 	for _, e := range events {
 		for e.End-e.Start > maxDur {
-			out = append(out, Event{Start: e.Start, End: e.Start + maxDur, Detected: e.Detected})
-			e = Event{Start: e.Start + maxDur, End: e.End}
+			out = append(out, Event{Start: e.Start, End: e.Start + maxDur, Detected: e.Detected, Kind: e.Kind})
+			e = Event{Start: e.Start + maxDur, End: e.End, Kind: e.Kind}
 		}
 		out = append(out, e)
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"time"
+
+	"github.com/ictal/ictal/alert"
 )
 
 // jsonLine holds the fields of `ictal replay` lines that scoring uses.
@@ -18,12 +20,16 @@ type jsonLine struct {
 	End        time.Time `json:"end"`
 	Start      time.Time `json:"start"`
 	Duration   float64   `json:"duration_s"`
+	Kind       string    `json:"kind"`
 }
 
 // ReadJSONL parses the JSON lines printed by `ictal replay` (and the
 // daemon's JSON-lines sink): "alert" lines open events, "end" lines close
 // them by id, a "summary" or "file" line gives the recording's start and
-// duration_s. Other types (status, score) are skipped. Times are wall
+// duration_s. An alert's optional "kind" must be one of the contract's
+// (alert.CheckKind) and is carried in Event.Kind (alert.KindSeizure when
+// absent).
+// Other types (status, score) are skipped. Times are wall
 // clock; they become offsets from the summary's start or, without one,
 // from origin. An alert without an end lasts until the end of the
 // recording. name is used in errors.
@@ -31,6 +37,7 @@ func ReadJSONL(r io.Reader, name string, origin time.Time) (Recording, error) {
 	var rec Recording
 	type open struct {
 		onset, detected, end time.Time
+		kind                 string
 	}
 	var order []string
 	events := map[string]*open{}
@@ -67,7 +74,10 @@ func ReadJSONL(r io.Reader, name string, origin time.Time) (Recording, error) {
 				if seen {
 					return rec, errf("alert %s appears twice", l.ID)
 				}
-				events[l.ID] = &open{onset: l.Onset, detected: l.DetectedAt}
+				if err := alert.CheckKind(l.Kind); err != nil {
+					return rec, errf("alert %s: %v", l.ID, err)
+				}
+				events[l.ID] = &open{onset: l.Onset, detected: l.DetectedAt, kind: alert.KindOrDefault(l.Kind)}
 				order = append(order, l.ID)
 				continue
 			}
@@ -96,7 +106,7 @@ func ReadJSONL(r io.Reader, name string, origin time.Time) (Recording, error) {
 	}
 	for _, id := range order {
 		e := events[id]
-		ev := Event{Start: e.onset.Sub(start), Detected: e.detected.Sub(start)}
+		ev := Event{Start: e.onset.Sub(start), Detected: e.detected.Sub(start), Kind: e.kind}
 		if e.end.IsZero() {
 			ev.End = max(rec.Duration, ev.Detected)
 		} else {

@@ -30,7 +30,7 @@ func FromAlerts(events []alert.Event, duration time.Duration) []Event {
 		if end == 0 {
 			end = max(duration, e.DetectedOffset)
 		}
-		out = append(out, Event{Start: e.OnsetOffset, End: end, Detected: e.DetectedOffset})
+		out = append(out, Event{Start: e.OnsetOffset, End: end, Detected: e.DetectedOffset, Kind: alert.KindOrDefault(e.Kind)})
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ictal/ictal/alert"
 )
 
 const szcoreTSV = "onset\tduration\teventType\tconfidence\tchannels\tdateTime\trecordingDuration\n" +
@@ -69,7 +71,7 @@ const replayOut = `{"type":"status","v":1,"state":"online","since":"2024-01-01T0
 {"type":"alert","v":1,"id":"a1","site":"","bed":"","onset":"2024-01-01T08:01:40Z","detected_at":"2024-01-01T08:01:46Z","score":0.9,"algorithm":"UOB","channels":[]}
 {"type":"score","v":1,"t":"2024-01-01T08:01:46Z","score":0.9}
 {"type":"end","v":1,"id":"a1","onset":"2024-01-01T08:01:40Z","detected_at":"2024-01-01T08:01:46Z","end":"2024-01-01T08:02:10Z","score":0.95}
-{"type":"alert","v":1,"id":"a2","site":"","bed":"","onset":"2024-01-01T08:59:00Z","detected_at":"2024-01-01T08:59:03Z","score":0.7,"algorithm":"UOB","channels":[]}
+{"type":"alert","v":1,"id":"a2","site":"","bed":"","onset":"2024-01-01T08:59:00Z","detected_at":"2024-01-01T08:59:03Z","score":0.7,"algorithm":"UOB","channels":[],"kind":"motor"}
 {"type":"summary","file":"x.edf","start":"2024-01-01T08:00:00Z","duration_s":3600}
 `
 
@@ -78,7 +80,8 @@ func TestReadJSONL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Event{{Start: 100 * s, End: 130 * s, Detected: 106 * s}, {Start: 3540 * s, End: 3600 * s, Detected: 3543 * s}}
+	want := []Event{{Start: 100 * s, End: 130 * s, Detected: 106 * s, Kind: alert.KindSeizure},
+		{Start: 3540 * s, End: 3600 * s, Detected: 3543 * s, Kind: alert.KindMotor}}
 	if len(rec.Events) != 2 || rec.Events[0] != want[0] || rec.Events[1] != want[1] || rec.Duration != time.Hour {
 		t.Errorf("%+v, want events %v", rec, want)
 	}
@@ -101,6 +104,8 @@ func TestReadJSONLErrorsNameFileAndLine(t *testing.T) {
 		{"detected before onset", `{"type":"alert","id":"a","onset":"2024-01-01T08:00:05Z","detected_at":"2024-01-01T08:00:00Z"}` + "\n", "r.jsonl:1: detected_at"},
 		{"end before onset", a + `{"type":"end","id":"a","onset":"2024-01-01T08:00:00Z","detected_at":"2024-01-01T08:00:05Z","end":"2024-01-01T07:00:00Z"}` + "\n", "r.jsonl:2: event a ends"},
 		{"negative duration", `{"type":"summary","duration_s":-1}` + "\n", "r.jsonl:1: duration_s"},
+		{"unknown kind", strings.Replace(a, `}`, `,"kind":"absence"}`, 1), `r.jsonl:1: alert a: field "kind": "absence" is not a kind of the contract`},
+		{"kind not a string", strings.Replace(a, `}`, `,"kind":1}`, 1), `r.jsonl:1: json: cannot unmarshal number into Go struct field jsonLine.kind`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,6 +157,25 @@ func FuzzReadJSONL(f *testing.F) {
 			if e.Detected < e.Start {
 				t.Fatalf("detected before start: %v", e)
 			}
+			if e.Kind == "" || !alert.ValidKind(e.Kind) {
+				t.Fatalf("kind %q: %v", e.Kind, e)
+			}
 		}
 	})
+}
+
+// FromAlerts carries each alert's kind, the default written out.
+func TestFromAlertsCarriesKind(t *testing.T) {
+	tests := []struct{ kind, want string }{
+		{"", alert.KindSeizure},
+		{alert.KindSeizure, alert.KindSeizure},
+		{alert.KindMotor, alert.KindMotor},
+		{alert.KindStatusEpilepticus, alert.KindStatusEpilepticus},
+	}
+	for _, tt := range tests {
+		ev := FromAlerts([]alert.Event{{OnsetOffset: 10 * s, DetectedOffset: 15 * s, EndOffset: 40 * s, Kind: tt.kind}}, time.Hour)
+		if len(ev) != 1 || ev[0] != (Event{Start: 10 * s, End: 40 * s, Detected: 15 * s, Kind: tt.want}) {
+			t.Errorf("kind %q: %+v, want kind %q", tt.kind, ev, tt.want)
+		}
+	}
 }

@@ -47,7 +47,8 @@
 //
 //	ictald-start program= site= bed= channels= rate=     the first frame recorded in a run
 //	ictald-stop                                          the end of the last frame (clean stop)
-//	alert id= onset= detected= score= channels=          from the alert's onset, lasting until its detection
+//	alert [kind] id= onset= detected= score= channels=   from the alert's onset, lasting until its detection
+//	                                                     (kind: motor or status-epilepticus; none for a seizure)
 //	alert-end id= end= score=                            the end of the alert's event
 //	state <state> [kind= channels=] [reason=]            a change of state: online, signal-lost, electrode-off, artifact
 //	feedback alert= verdict= by=                         a clinician's verdict on an alert, when it arrived

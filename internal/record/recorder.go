@@ -449,9 +449,15 @@ func (r *Recorder) annotate(onset, dur time.Duration, text string) {
 }
 
 // Alert implements alert.Sink: an annotation from the alert's onset to
-// its detection.
+// its detection, whose word is the alert's kind unless it is the default
+// (an electrographic seizure, whose text stays as it always was and never
+// says "seizure").
 func (r *Recorder) Alert(e *alert.Event) error {
-	r.note(e.OnsetOffset, e.DetectedOffset-e.OnsetOffset, Note{Kind: KindAlert, Fields: []Field{
+	word := e.Kind
+	if word == alert.KindSeizure {
+		word = ""
+	}
+	r.note(e.OnsetOffset, e.DetectedOffset-e.OnsetOffset, Note{Kind: KindAlert, Word: word, Fields: []Field{
 		{"id", e.ID}, {"onset", stamp(e.Onset)}, {"detected", stamp(e.DetectedAt)},
 		{"score", strconv.FormatFloat(e.Score, 'f', 3, 64)}, {"channels", strings.Join(e.Channels, ",")}}})
 	return nil

@@ -146,6 +146,12 @@
     return a;
   }
   const when = (a) => parse(a.alert && a.alert.detected_at) || parse(a.received);
+  // An alert's kind (its payload's optional "kind", absent for the default,
+  // an electrographic seizure) in the words a nurse reads on the card. The
+  // board forwards only kinds of the contract (alert.ParseAlert).
+  const KIND_WORDS = new Map([["seizure", "seizure"], ["motor", "motor seizure (convulsive)"],
+    ["status-epilepticus", "status epilepticus (seizure lasting 5 min or more)"]]);
+  const kindWords = (k) => KIND_WORDS.get(k || "seizure") || `${k} (kind unknown to this board)`;
   function card(a) {
     let c = document.querySelector(`.alert[data-id="${a.id}"]`);
     if (!c) {
@@ -161,8 +167,9 @@
     const c = card(a), al = a.alert || {};
     c.classList.toggle("ringing", ringing(a));
     c.dataset.ringing = ringing(a);
+    c.dataset.kind = al.kind || "seizure";
     c.replaceChildren();
-    c.append(el("div", "head", `${a.bed} — seizure alert, detected ${hms(al.detected_at)}`));
+    c.append(el("div", "head", `${a.bed} — ${kindWords(al.kind)} alert, detected ${hms(al.detected_at)}`));
     if (a.alert) c.append(el("div", "meta", `onset ${hms(al.onset)} · score ${Number(al.score).toFixed(2)} · ${al.algorithm || "?"} · channels ${(al.channels || []).join(", ") || "–"}`));
     else c.append(el("div", "meta", "evidence received before its alert"));
     if (a.end) c.append(el("div", "meta end", `ended ${hms(a.end.end)}`));
