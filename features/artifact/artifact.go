@@ -170,6 +170,7 @@ type Detector struct {
 	scratch          []float64
 	episode          []episode // of the electrode rules, per channel
 	episodeLen       int       // windows an episode may gate a channel; 0: no limit
+	emg              []bool    // per channel: EMG in the window last judged (EMG)
 	out              []bool    // JudgeWithout's channels left out; nil: none
 }
 
@@ -198,7 +199,7 @@ func New(cfg Config, labels []string, step time.Duration) (*Detector, error) {
 		muscle: dB(c.MuscleRise), eye: dB(c.EyeRise), stp: dB(c.StepRise),
 		bg: make([]Measures, n), rise: make([]Measures, n),
 		hits: make([]int, 0, n), scratch: make([]float64, n),
-		episode: make([]episode, n),
+		episode: make([]episode, n), emg: make([]bool, n),
 	}
 	for i, l := range labels {
 		d.frontal[i] = Frontal(l)
@@ -245,6 +246,7 @@ func (d *Detector) Judge(m []Measures) Verdict { return d.JudgeWithout(m, nil) }
 func (d *Detector) JudgeWithout(m []Measures, out []bool) Verdict {
 	d.out = out
 	defer func() { d.out = nil }()
+	clear(d.emg)
 	if d.cfg.Off {
 		return Verdict{}
 	}
@@ -289,9 +291,6 @@ func (d *Detector) rules(m []Measures) Verdict {
 			d.hits = append(d.hits, c)
 		}
 	}
-	if len(d.hits) > 0 {
-		return Verdict{Electrode, d.hits}
-	}
 	// Muscle: γ power MuscleRise over background, and more than the rise
 	// of every lower band up to α or to within 3 dB of their sum (EMG is
 	// broadband and rises most at the top; a seizure's rhythm raises the
@@ -299,7 +298,13 @@ func (d *Detector) rules(m []Measures) Verdict {
 	for c := range m {
 		r := d.rise[c]
 		lower := logAdd(logAdd(m[c].Delta, m[c].Theta), m[c].Alpha)
-		if d.in(c) && r.Gamma >= d.muscle && (r.Gamma > max(r.Delta, r.Theta, r.Alpha) || m[c].Gamma >= lower-math.Ln2) && emgFlat(m[c]) {
+		d.emg[c] = d.in(c) && r.Gamma >= d.muscle && (r.Gamma > max(r.Delta, r.Theta, r.Alpha) || m[c].Gamma >= lower-math.Ln2) && emgFlat(m[c])
+	}
+	if len(d.hits) > 0 {
+		return Verdict{Electrode, d.hits}
+	}
+	for c, emg := range d.emg {
+		if emg {
 			d.hits = append(d.hits, c)
 		}
 	}
@@ -558,3 +563,12 @@ func (g *Gate) Clean() {
 
 // Reset ends the episode (after a gap).
 func (g *Gate) Reset() { g.gated, g.quiet = 0, 0 }
+
+// EMG reports, per channel, whether the window last judged carries EMG:
+// the muscle rule's test (γ power MuscleRise or more over the channel's
+// background, risen more than δ, θ and α or to within 3 dB of their sum,
+// in a spectrum flat above 13 Hz), whichever rule decided the verdict.
+// Channels left out (JudgeWithout), Settling windows, the windows before
+// the backgrounds are set and Config.Off carry none. The slice is the
+// Detector's, valid until the next Judge.
+func (d *Detector) EMG() []bool { return d.emg }

@@ -30,6 +30,7 @@ type lateLabels struct {
 	learnAgreed bool                          // Learning.LearnAgreed
 	pending     int                           // windows claimed by a label and not yet learned
 	events      *events                       // finds the alert a label names
+	motor       *events                       // and a motor alert (nil: none)
 	offset      func(time.Time) time.Duration // wall-clock time to offset
 	wall        func(time.Duration) time.Time // offset to wall-clock time
 	train       func(x []float64, seizure bool)
@@ -144,7 +145,10 @@ func (l *lateLabels) apply(lab alert.Label, now time.Duration) {
 	var a, b time.Duration
 	if lab.AlertID != "" {
 		var ok bool
-		if a, b, ok = l.events.span(lab.AlertID, now); !ok {
+		if a, b, ok = l.events.span(lab.AlertID, now); !ok && l.motor != nil {
+			a, b, ok = l.motor.span(lab.AlertID, now)
+		}
+		if !ok {
 			refuse("feedback for an unknown alert refused", "no recent alert of this monitor has this id", slog.String("alert_id", lab.AlertID))
 			return
 		}

@@ -86,6 +86,9 @@ type Config struct {
 	// judged muscle, eye or electrode artifact is neither scored nor
 	// learned, and the state artifact is published.
 	Artifact artifact.Config
+	// Motor configures the motor-seizure detector (on by default, with
+	// artifact rejection: it sees EMG through the muscle rule).
+	Motor Motor
 	// CheckpointEvery is the wall-clock interval between calls of
 	// Hooks.Checkpoint (default 5 min); Run also calls it when it ends.
 	CheckpointEvery time.Duration
@@ -169,6 +172,9 @@ func (c Config) Validate() error {
 func (c Config) withDefaults() (Config, error) {
 	var err error
 	if c.Scoring, err = c.Scoring.withDefaults(); err != nil {
+		return c, err
+	}
+	if c.Motor, err = c.Motor.withDefaults(); err != nil {
 		return c, err
 	}
 	if c.Learning.Mode == "" {

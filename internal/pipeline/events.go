@@ -19,6 +19,10 @@ type events struct {
 
 	cur    *alert.Event // in progress
 	recent []alertRecord
+	// kind is the alerts' kind ("": alert.KindSeizure); channels, when
+	// set, names an alert's channels instead of rank.
+	kind     string
+	channels func(x []float64) []string
 
 	site, bed, algorithm string
 	rank                 *ranking
@@ -85,12 +89,20 @@ func (ev *events) start(dec alert.Decision, x []float64) {
 		ID: alert.NewID(), Site: ev.site, Bed: ev.bed,
 		Onset: ev.wall(dec.Onset), DetectedAt: ev.wall(dec.Detected),
 		OnsetOffset: dec.Onset, DetectedOffset: dec.Detected,
-		Score: dec.Score, Algorithm: ev.algorithm,
-		Channels: ev.rank.channels(x),
+		Score: dec.Score, Algorithm: ev.algorithm, Kind: ev.kind,
+	}
+	if ev.channels != nil {
+		e.Channels = ev.channels(x)
+	} else {
+		e.Channels = ev.rank.channels(x)
 	}
 	ev.cur = e
 	ev.remember(alertRecord{id: e.ID, onset: dec.Onset})
-	ev.log.Info("seizure detected", slog.String("id", e.ID), slog.Duration("onset", dec.Onset), slog.Float64("score", dec.Score))
+	what := "seizure detected"
+	if ev.kind == alert.KindMotor {
+		what = "motor seizure detected"
+	}
+	ev.log.Info(what, slog.String("id", e.ID), slog.Duration("onset", dec.Onset), slog.Float64("score", dec.Score))
 	ev.sinks.alert(e)
 	if ev.onAlert != nil {
 		ev.onAlert(e)

@@ -91,6 +91,7 @@ type Pipeline struct {
 	offCh     []int        // the channels of the electrode-off state last published
 	offScored int          // and how many channels it said were scored
 	art       *artifacts   // artifact gating; nil when off
+	mot       *motor       // the motor-seizure detector; nil when off
 	rank      *ranking     // the channels an alert names
 	ev        *events      // decisions → events, reloads
 	annot     *intervalSet // LearnAnnotations: the recording's seizures
@@ -190,7 +191,17 @@ func (p *Pipeline) wireStages(det *alert.Detector, sinks []alert.Sink, step time
 	if p.evid != nil {
 		p.ev.onAlert = p.evid.alert
 	}
-	return nil
+	var err error
+	p.mot, err = newMotor(c.Motor, p.art, labels, *p.ev)
+	return err
+}
+
+// motorEvents returns the motor detector's events, nil when it is off.
+func (p *Pipeline) motorEvents() *events {
+	if p.mot == nil {
+		return nil
+	}
+	return p.mot.ev
 }
 
 // wireLearning sets up what the learning mode learns from: the source's
@@ -212,7 +223,7 @@ func (p *Pipeline) wireLearning(step time.Duration) error {
 		}
 		p.late = &lateLabels{buf: newRing(n, p.ext.Dim()), x: make([]float64, p.ext.Dim()), in: p.labelC,
 			minOverlap: c.Learning.MinOverlap, horizon: c.Learning.NegativeHorizon, maxInterval: c.Learning.MaxInterval,
-			grace: c.Learning.Grace, learnAgreed: c.Learning.LearnAgreed, events: p.ev, offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, wall: p.wall,
+			grace: c.Learning.Grace, learnAgreed: c.Learning.LearnAgreed, events: p.ev, motor: p.motorEvents(), offset: func(t time.Time) time.Duration { return t.Sub(p.wall0) }, wall: p.wall,
 			train: p.train, ack: p.ack, stats: &p.stats, log: p.log, stopping: p.stopping}
 	}
 	return nil
@@ -265,6 +276,9 @@ func (p *Pipeline) Labels() chan<- alert.Label { return p.labelC }
 func (p *Pipeline) Stats() Stats {
 	s := p.stats
 	s.Suppressed += int64(p.ev.det.Suppressed())
+	if p.mot != nil {
+		s.Suppressed += int64(p.mot.ev.det.Suppressed())
+	}
 	if p.late != nil {
 		s.Evicted = int64(p.late.buf.evicted)
 		s.Buffered, s.BufferCap = p.late.buf.size, p.late.buf.capacity
@@ -363,6 +377,9 @@ type gating struct {
 	// dropped: a per-channel score leaves out the channels of a
 	// channel-local quality problem (kind); eye: those of an eye artifact.
 	dropped, eye bool
+	// judged: the artifact rules judged the window (not settling): its
+	// EMG channels are known.
+	judged bool
 	// lapsed: the artifact rules would gate the window (art), but their
 	// episode has gated windows for artifact.Config.Gate already: it is
 	// scored on every channel.
@@ -403,7 +420,9 @@ func (p *Pipeline) gate() gating {
 	if !g.scored() || p.art == nil {
 		return g
 	}
-	if g.art = p.art.judge(p.sc.leftOut()); g.art.Kind != artifact.None {
+	g.art = p.art.judge(p.sc.leftOut())
+	g.judged = g.art.Kind != artifact.Settling
+	if g.art.Kind != artifact.None {
 		if g.eye = g.art.Kind == artifact.Eye && p.sc.leaveOut(g.art.Channels); !g.eye {
 			g.kind = artifactProblem
 		}
@@ -433,6 +452,13 @@ func (p *Pipeline) window() {
 	p.stats.Windows++
 	x := p.ext.Vector(p.x)
 	g := p.gate()
+	if p.mot != nil {
+		var emg []bool
+		if g.judged {
+			emg = p.art.det.EMG()
+		}
+		p.mot.window(start, end, emg, p.sc.leftOut())
+	}
 	p.count(g.counted())
 	score, v, usable := p.score(g.scored(), x)
 	partial := g.dropped || g.eye
@@ -679,6 +705,9 @@ func (p *Pipeline) checkpoint() {
 // finish ends an event in progress and saves the model.
 func (p *Pipeline) finish() {
 	p.ev.flush()
+	if p.mot != nil {
+		p.mot.ev.flush()
+	}
 	if p.evid != nil {
 		p.evid.flush()
 	}
