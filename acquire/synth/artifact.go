@@ -9,13 +9,19 @@ import (
 const (
 	kindBlink = iota
 	kindMuscle
+	kindMimic // one of the ArtifactKinds (events.art)
 )
 
 // event is one artifact: samples [start, end), an amplitude in µV and, for
-// muscle, the side (−1 left, +1 right, 0 both).
+// muscle, the side (−1 left, +1 right, 0 both). The artifacts that mimic
+// seizures add a rate, a time constant and two uniform draws whose use
+// depends on the kind (mimic.go), and a seed for per-channel draws.
 type event struct {
 	start, end int64
 	amp, side  float64
+	hz, tau    float64
+	u1, u2     float64
+	seed       uint64
 }
 
 // events draws the artifacts of one kind in order, from their own random
@@ -26,6 +32,7 @@ type events struct {
 	kind    int
 	rate    float64 // samples per second
 	meanGap float64 // mean samples from one event's end to the next start; 0: none
+	art     ArtifactKind
 	cur     event
 }
 
@@ -55,6 +62,8 @@ func (e *events) advance() {
 	var seconds float64
 	next := event{start: e.cur.end + gap}
 	switch e.kind {
+	case kindMimic:
+		seconds = next.drawMimic(r, e.art)
 	case kindBlink:
 		seconds = between(r, 0.2, 0.4)
 		next.amp = between(r, 100, 300)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/ictal/ictal/acquire"
@@ -17,9 +18,10 @@ const (
 	DefaultSeizureMin = 30 * time.Second
 	DefaultSeizureMax = 90 * time.Second
 
-	// MinRate and MaxRate bound Config.Rate in Hz.
+	// MinRate and MaxRate bound Config.Rate in Hz (MaxRate covers the
+	// ADS1299's 16 kHz).
 	MinRate = 64
-	MaxRate = 4096
+	MaxRate = 16384
 	// ShortestSeizure and LongestSeizure bound a seizure's duration.
 	ShortestSeizure = 10 * time.Second
 	LongestSeizure  = 30 * time.Minute
@@ -30,6 +32,10 @@ const (
 	// MaxBlinksPerMinute and MaxMusclePerMinute bound the artifact rates.
 	MaxBlinksPerMinute = 60
 	MaxMusclePerMinute = 10
+	// DefaultArtifactsPerHour is the rate of each kind of ArtifactKinds
+	// when ArtifactsPerHour is zero; MaxArtifactsPerHour bounds it.
+	DefaultArtifactsPerHour = 6
+	MaxArtifactsPerHour     = 120
 )
 
 // DefaultStart is the wall-clock time of the first frame when Config.Start
@@ -66,16 +72,35 @@ type Config struct {
 	// ends. With Onsets it must be 0 or len(Onsets).
 	Seizures int
 	// Onsets places the seizures at these times from the start instead
-	// (ascending; each must end, after at most SeizureMax, before the next
+	// (ascending; each must end, after the longest a seizure of its kinds
+	// may last — SeizureMax with the default kind —, before the next
 	// begins and before the recording ends).
 	Onsets []time.Duration
-	// SeizureMin and SeizureMax bound each seizure's seeded duration,
-	// within ShortestSeizure and LongestSeizure.
+	// SeizureMin and SeizureMax bound each focal seizure's seeded
+	// duration, within ShortestSeizure and LongestSeizure.
 	SeizureMin, SeizureMax time.Duration
 	// BlinksPerMinute is the mean rate of eye blinks.
 	BlinksPerMinute float64
 	// MusclePerMinute is the mean rate of muscle (EMG) bursts.
 	MusclePerMinute float64
+	// SeizureKinds gives the seizures their kinds in turn: seizure i is
+	// of kind SeizureKinds[i mod len(SeizureKinds)]. Empty selects
+	// SeizureRhythmic alone, the kind of earlier versions (the same seed
+	// then gives the same samples as before kinds existed). A kind may
+	// repeat. The focal kinds last SeizureMin to SeizureMax; an absence
+	// lasts 5–15 s and a tonic–clonic seizure 40–80 s whatever they say.
+	SeizureKinds []SeizureKind
+	// ArtifactKinds lists the artifacts that mimic seizures to add, each
+	// kind at most once, each at ArtifactsPerHour.
+	ArtifactKinds []ArtifactKind
+	// ArtifactsPerHour is the mean rate of each kind of ArtifactKinds;
+	// zero selects DefaultArtifactsPerHour.
+	ArtifactsPerHour float64
+	// Accelerometer adds three channels after the EEG, "Accel X", "Accel
+	// Y" and "Accel Z" in g (unit "g", which acquire.ChooseEEG leaves
+	// out): gravity on Z, sensor noise, the jerks of tonic–clonic seizures
+	// and the sway of rocking and patting.
+	Accelerometer bool
 	// Seed selects the patient: its background, alpha rhythm, seizure
 	// times, foci and rhythms and its artifacts. The same seed gives
 	// bit-identical samples on every architecture.
@@ -147,7 +172,40 @@ func (cfg Config) withDefaults() (Config, error) {
 	if err := checkRate("MusclePerMinute", c.MusclePerMinute, MaxMusclePerMinute); err != nil {
 		return c, err
 	}
+	return c.withArtifactKinds()
+}
+
+// withArtifactKinds checks ArtifactKinds and fills in ArtifactsPerHour.
+func (cfg Config) withArtifactKinds() (Config, error) {
+	c := cfg
+	c.ArtifactKinds = append([]ArtifactKind(nil), c.ArtifactKinds...)
+	for i, k := range c.ArtifactKinds {
+		name := fmt.Sprintf("ArtifactKinds[%d]", i)
+		if k.About() == "" {
+			return c, fieldErr(name, "unknown kind %q (kinds: %s)", k, joinKinds(ArtifactKinds()))
+		}
+		if j := slices.Index(c.ArtifactKinds, k); j < i {
+			return c, fieldErr(name, "%q repeats ArtifactKinds[%d]", k, j)
+		}
+	}
+	if err := checkRate("ArtifactsPerHour", c.ArtifactsPerHour, MaxArtifactsPerHour); err != nil {
+		return c, err
+	}
+	if c.ArtifactsPerHour == 0 {
+		c.ArtifactsPerHour = DefaultArtifactsPerHour
+	}
 	return c, nil
+}
+
+// longestSeizure is the longest a seizure of any of cfg's kinds may last
+// (SeizureMax with the default kind).
+func (cfg Config) longestSeizure() time.Duration {
+	var d time.Duration
+	for _, k := range cfg.SeizureKinds {
+		_, hi := k.durations(cfg)
+		d = max(d, hi)
+	}
+	return d
 }
 
 // withMontage fills in and checks the channel count and labels.
@@ -205,6 +263,17 @@ func (cfg Config) withSeizures() (Config, error) {
 	if c.Seizures < 0 {
 		return c, fieldErr("Seizures", "%d is negative", c.Seizures)
 	}
+	if len(c.SeizureKinds) == 0 {
+		c.SeizureKinds = []SeizureKind{SeizureRhythmic}
+	} else {
+		c.SeizureKinds = append([]SeizureKind(nil), c.SeizureKinds...)
+	}
+	for i, k := range c.SeizureKinds {
+		if k.About() == "" {
+			return c, fieldErr(fmt.Sprintf("SeizureKinds[%d]", i), "unknown kind %q (kinds: %s)", k, joinKinds(SeizureKinds()))
+		}
+	}
+	longest := c.longestSeizure()
 	if len(c.Onsets) > 0 {
 		if c.Seizures != 0 && c.Seizures != len(c.Onsets) {
 			return c, fieldErr("Seizures", "%d does not match the %d Onsets", c.Seizures, len(c.Onsets))
@@ -216,16 +285,16 @@ func (cfg Config) withSeizures() (Config, error) {
 			switch {
 			case o < 0:
 				return c, fieldErr(name, "%v is negative", o)
-			case o+c.SeizureMax > c.Duration:
-				return c, fieldErr(name, "a seizure at %v may last %v, past the end of the recording (%v)", o, c.SeizureMax, c.Duration)
-			case i > 0 && c.Onsets[i-1]+c.SeizureMax >= o:
-				return c, fieldErr(name, "a seizure at %v begins before the one at %v (lasting up to %v) may have ended", o, c.Onsets[i-1], c.SeizureMax)
+			case o+longest > c.Duration:
+				return c, fieldErr(name, "a seizure at %v may last %v, past the end of the recording (%v)", o, longest, c.Duration)
+			case i > 0 && c.Onsets[i-1]+longest >= o:
+				return c, fieldErr(name, "a seizure at %v begins before the one at %v (lasting up to %v) may have ended", o, c.Onsets[i-1], longest)
 			}
 		}
 	} else if c.Seizures > 0 {
-		if fit := int64(c.Duration / (c.SeizureMax + SeizureGap)); int64(c.Seizures) > fit {
+		if fit := int64(c.Duration / (longest + SeizureGap)); int64(c.Seizures) > fit {
 			return c, fieldErr("Seizures", "%d seizures of up to %v, each with %v around it, do not fit in Duration (%v): at most %d",
-				c.Seizures, c.SeizureMax, SeizureGap, c.Duration, fit)
+				c.Seizures, longest, SeizureGap, c.Duration, fit)
 		}
 	}
 	return c, nil

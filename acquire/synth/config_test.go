@@ -21,7 +21,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		{"empty label", Config{Labels: []string{"Fp1-F7", ""}}, "Labels[1]:"},
 		{"repeated label", Config{Labels: []string{"Fp1-F7", "F7-T7", "Fp1-F7"}}, "Labels[2]:"},
 		{"rate too low", Config{Rate: 32}, "Rate:"},
-		{"rate too high", Config{Rate: 8192}, "Rate:"},
+		{"rate too high", Config{Rate: 32768}, "Rate:"},
 		{"negative duration", Config{Duration: -time.Second}, "Duration:"},
 		{"duration under a second", Config{Duration: 500 * time.Millisecond}, "Duration:"},
 		{"seizures too short", Config{SeizureMin: 5 * time.Second}, "SeizureMin:"},
@@ -38,6 +38,17 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		{"NaN blink rate", Config{BlinksPerMinute: math.NaN()}, "BlinksPerMinute:"},
 		{"muscle rate too high", Config{MusclePerMinute: 11}, "MusclePerMinute:"},
 		{"infinite muscle rate", Config{MusclePerMinute: math.Inf(1)}, "MusclePerMinute:"},
+		{"unknown seizure kind", Config{SeizureKinds: []SeizureKind{SeizureAbsence, "tonic"}}, "SeizureKinds[1]:"},
+		{"unknown artifact kind", Config{ArtifactKinds: []ArtifactKind{"blink"}}, "ArtifactKinds[0]:"},
+		{"repeated artifact kind", Config{ArtifactKinds: []ArtifactKind{ArtifactSweat, ArtifactChewing, ArtifactSweat}}, "ArtifactKinds[2]:"},
+		{"negative artifact rate", Config{ArtifactKinds: ArtifactKinds(), ArtifactsPerHour: -1}, "ArtifactsPerHour:"},
+		{"NaN artifact rate", Config{ArtifactsPerHour: math.NaN()}, "ArtifactsPerHour:"},
+		{"artifact rate too high", Config{ArtifactsPerHour: 121}, "ArtifactsPerHour:"},
+		// A tonic–clonic seizure lasts up to 80 s whatever SeizureMax says.
+		{"tonic-clonic seizures do not fit", Config{Duration: 10 * time.Minute, Seizures: 5, SeizureMax: 30 * time.Second,
+			SeizureKinds: []SeizureKind{SeizureAbsence, SeizureTonicClonic}}, "Seizures:"},
+		{"tonic-clonic onset too late", Config{Duration: 10 * time.Minute, SeizureMax: 30 * time.Second,
+			Onsets: []time.Duration{9 * time.Minute}, SeizureKinds: []SeizureKind{SeizureTonicClonic}}, "Onsets[0]:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

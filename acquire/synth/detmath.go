@@ -113,9 +113,29 @@ const (
 	streamBlink
 	streamMuscle
 	streamGeometry
+	streamKind       // the parameters of the seizure kinds other than rhythmic
+	streamIctal      // their noise (EMG, frequency wander, jerks)
+	streamMimicNoise // the noise of the artifacts that mimic seizures
+	streamAccel      // the accelerometer's noise
+	streamMimic      // + i: the events of ArtifactKinds' i-th kind of artifactKinds
 )
 
 // newStream returns the PCG for one purpose of the patient with this seed.
 func newStream(seed, purpose uint64) rand.PCG {
 	return *rand.NewPCG(splitmix64(seed^purpose<<56), splitmix64(seed+purpose*0x632be59bd9b4e019))
+}
+
+// lnm returns the natural logarithm of x > 0 using only explicitly rounded
+// operations: x = m·2^e exactly (m in [0.5, 1)), and ln m =
+// 2·atanh((m−1)/(m+1)) summed as a series (|z| ≤ 1/3, 30 terms).
+func lnm(x float64) float64 {
+	m, e := math.Frexp(x)
+	z := (m - 1) / (m + 1)
+	z2 := mul(z, z)
+	term, sum := z, z
+	for k := 1; k <= 30; k++ {
+		term = mul(term, z2)
+		sum += term / float64(2*k+1)
+	}
+	return mul(2, sum) + mul(float64(e), math.Ln2)
 }

@@ -55,6 +55,29 @@ type Patient struct {
 	muscleLeft, muscleRight []float64
 	emg                     biquad
 	emgState                [][2]float64
+
+	// The seizure kinds other than rhythmic (ictal.go), from their own
+	// random stream so that they leave the background untouched.
+	ictalNoise             rand.PCG
+	kindJitter             slowNoise
+	kindInvRamp            float64
+	spikes                 *[maxHarmonics + 1]waveTable
+	emgFilter              chain
+	emgGain                []float64
+	tcState                []chainState
+	clonicPhase, jerkScale float64
+
+	mimics     []mimic // ArtifactKinds, in order
+	mimicNoise rand.PCG
+
+	// The accelerometer (accel.go): what the seizures and artifacts add
+	// this frame, and the posture's tilt in turns.
+	accel      bool
+	accelNoise rand.PCG
+	accelLP    chain
+	accelZ     [3]chainState
+	accelAdd   [3]float64
+	tilt       float64
 }
 
 // New returns the simulated patient cfg describes, or an error wrapping
@@ -71,11 +94,17 @@ func New(cfg Config) (*Patient, error) {
 		total:   durationSamples(cfg.Duration, cfg.Rate),
 		laidOut: -1,
 	}
-	p.info = acquire.Info{Channels: make([]acquire.Channel, nc), Rate: p.rate, Start: cfg.Start}
+	p.info = acquire.Info{Channels: make([]acquire.Channel, nc, nc+len(accelLabels)), Rate: p.rate, Start: cfg.Start}
 	p.sites = make([]site, nc)
 	for i, l := range cfg.Labels {
 		p.info.Channels[i] = acquire.Channel{Label: l, Unit: "uV", Rate: p.rate}
 		p.sites[i] = siteOf(i, l)
+	}
+	if cfg.Accelerometer {
+		p.accel = true
+		for _, l := range accelLabels {
+			p.info.Channels = append(p.info.Channels, acquire.Channel{Label: l, Unit: AccelUnit, Rate: p.rate})
+		}
 	}
 
 	// Per-patient and per-channel traits.
@@ -110,8 +139,12 @@ func New(cfg Config) (*Patient, error) {
 	p.events(cfg)
 
 	scratch := make([]float64, nc)
+	var acc [3]float64
 	for range durationSamples(warmUp, cfg.Rate) {
 		p.background(scratch)
+		if p.accel {
+			p.addAccel(acc[:])
+		}
 	}
 	return p, nil
 }
@@ -167,10 +200,34 @@ func (p *Patient) events(cfg Config) {
 	p.blink0, p.muscle0 = p.blink, p.muscle
 	p.emg = newBiquad(min(40, mul(0.3, p.rate)), 0.8, p.rate)
 	p.emgState = make([][2]float64, nc)
+
+	p.ictalNoise = newStream(cfg.Seed, streamIctal)
+	p.kindJitter = newSlowNoise(0.5, p.rate)
+	for _, k := range cfg.SeizureKinds {
+		switch k {
+		case SeizureRhythmic:
+		case SeizureTonicClonic:
+			// Surface EMG: 20 Hz up, most power below 400 Hz (doc.go).
+			p.emgFilter = bandNoise(20, 400, p.rate)
+			p.emgGain = make([]float64, nc)
+			p.tcState = make([]chainState, nc)
+		default:
+			p.spikes = spikeHarmonics()
+		}
+	}
+	p.mimicNoise = newStream(cfg.Seed, streamMimicNoise)
+	for _, k := range cfg.ArtifactKinds {
+		p.mimics = append(p.mimics, newMimic(cfg.Seed, k, cfg.ArtifactsPerHour, p.rate, nc))
+	}
+	if cfg.Accelerometer {
+		p.accelNoise = newStream(cfg.Seed, streamAccel)
+		p.accelLP = lowPass(accelBand, p.rate)
+	}
 }
 
-// Info describes the channels (labelled as configured, in µV), the rate and
-// the start time.
+// Info describes the channels (labelled as configured, in µV; then, with
+// Config.Accelerometer, "Accel X", "Accel Y" and "Accel Z" in g), the rate
+// and the start time.
 func (p *Patient) Info() acquire.Info {
 	info := p.info
 	info.Channels = append([]acquire.Channel(nil), p.info.Channels...)
@@ -182,6 +239,8 @@ func (p *Patient) Config() Config {
 	c := p.cfg
 	c.Labels = append([]string(nil), c.Labels...)
 	c.Onsets = append([]time.Duration(nil), c.Onsets...)
+	c.SeizureKinds = append([]SeizureKind(nil), c.SeizureKinds...)
+	c.ArtifactKinds = append([]ArtifactKind(nil), c.ArtifactKinds...)
 	return c
 }
 
@@ -197,14 +256,15 @@ func (p *Patient) ReadFrame(f *acquire.Frame) error {
 	if p.done {
 		return ErrClosed
 	}
-	if len(f.Samples) != len(p.sites) {
-		return fmt.Errorf("synth: frame has %d samples for %d channels: %w", len(f.Samples), len(p.sites), acquire.ErrFrameSize)
+	if len(f.Samples) != len(p.info.Channels) {
+		return fmt.Errorf("synth: frame has %d samples for %d channels: %w", len(f.Samples), len(p.info.Channels), acquire.ErrFrameSize)
 	}
 	n := p.n
 	if n >= p.total {
 		return io.EOF
 	}
-	x := f.Samples
+	x := f.Samples[:len(p.sites)]
+	p.tilt = 0
 	p.background(x)
 	for p.si < len(p.sz) && n >= p.sz[p.si].postEnd {
 		p.si++
@@ -214,14 +274,24 @@ func (p *Patient) ReadFrame(f *acquire.Frame) error {
 			p.layout(p.si)
 			p.laidOut = p.si
 		}
-		if n < p.sz[p.si].end {
-			p.addSeizure(n, x)
-		} else {
+		switch s := &p.sz[p.si]; {
+		case n >= s.end:
 			p.addPostictal(n, x)
+		case s.kind == SeizureRhythmic:
+			p.addSeizure(n, x)
+		case s.kind == SeizureTonicClonic:
+			p.addTonicClonic(n, x)
+		default:
+			p.addDischarge(n, x)
 		}
 	}
 	p.addBlink(n, x)
 	p.addMuscle(n, x)
+	p.addMimics(n, x)
+	if p.accel {
+		p.addAccel(f.Samples[len(p.sites):])
+	}
+	p.accelAdd = [3]float64{}
 	f.Reset()
 	f.Seq = uint64(n)
 	f.Time = p.stamp(n)

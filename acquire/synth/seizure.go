@@ -8,13 +8,20 @@ import (
 
 // Seizure describes one simulated seizure.
 type Seizure struct {
+	// Kind is the seizure's kind.
+	Kind SeizureKind
 	// Start and End bound the ictal discharge, from the recording's start.
 	Start, End time.Duration
-	// Focus lists the one or two channels where the discharge begins.
+	// Tonic is how long the tonic phase of a tonic–clonic seizure lasts
+	// from Start (the clonic phase takes the rest); zero for other kinds.
+	Tonic time.Duration
+	// Focus lists the one or two channels where the discharge begins (for
+	// the generalised kinds, where it is strongest).
 	Focus []int
 	// StartHz and EndHz are the discharge's fundamental frequency at onset
 	// and at the end; it moves smoothly between them, wandering by about
-	// ±0.3 Hz.
+	// ±0.3 Hz. For a tonic–clonic seizure they are the tonic phase's
+	// recruiting rhythm and the last clonic bursts' rate.
 	StartHz, EndHz float64
 	// Reached lists the channels the discharge reaches before it ends, in
 	// the order it reaches them (the focus first).
@@ -39,6 +46,9 @@ type seizure struct {
 	depth               float64 // post-ictal suppression of the background, 0..1
 	deltaHz             float64 // post-ictal slowing
 	polarity            uint64  // seeds each channel's polarity
+
+	kind SeizureKind
+	k    kindParams // the parameters of the kinds other than rhythmic
 }
 
 // Recruitment: a channel joins over rampSeconds; the whole discharge fades
@@ -51,6 +61,7 @@ const (
 // schedule draws the seizures of cfg (with defaults filled in).
 func schedule(cfg Config, total int64, sites []site) []seizure {
 	r := newStream(cfg.Seed, streamSchedule)
+	kr := newStream(cfg.Seed, streamKind)
 	rate := float64(cfg.Rate)
 	toSamples := func(d time.Duration) int64 { return durationSamples(d, cfg.Rate) }
 	minD, maxD := toSamples(cfg.SeizureMin), toSamples(cfg.SeizureMax)
@@ -58,7 +69,18 @@ func schedule(cfg Config, total int64, sites []site) []seizure {
 	sz := make([]seizure, cfg.Seizures)
 	for i := range sz {
 		s := &sz[i]
-		dur := minD + int64(mul(float64(maxD-minD), uniform(&r)))
+		s.kind = cfg.SeizureKinds[i%len(cfg.SeizureKinds)]
+		uDur := uniform(&r)
+		dur := minD + int64(mul(float64(maxD-minD), uDur))
+		switch s.kind {
+		case SeizureRhythmic:
+		case SeizureTonicClonic:
+			s.k.tonic = int64(mul(between(&kr, tonicMin.Seconds(), tonicMax.Seconds()), rate))
+			dur = s.k.tonic + int64(mul(between(&kr, clonicMin.Seconds(), clonicMax.Seconds()), rate))
+		default:
+			lo, hi := s.kind.durations(cfg)
+			dur = toSamples(lo) + int64(mul(float64(toSamples(hi)-toSamples(lo)), uDur))
+		}
 		uOnset := uniform(&r)
 		if len(cfg.Onsets) > 0 {
 			s.onset = toSamples(cfg.Onsets[i])
@@ -87,6 +109,12 @@ func schedule(cfg Config, total int64, sites []site) []seizure {
 		s.depth = between(&r, 0.4, 0.7)
 		s.deltaHz = between(&r, 1, 2)
 		s.polarity = r.Uint64()
+		if s.kind != SeizureRhythmic {
+			s.drawKind(&kr, rate)
+		}
+		if s.kind.generalised() {
+			s.focus = []int{strongest(s.kind, sites)}
+		}
 	}
 	for i := range sz {
 		s := &sz[i]
@@ -125,6 +153,9 @@ func (s *seizure) distance(sites []site, c int) float64 {
 // delay returns the samples after onset at which the discharge reaches
 // channel c, or −1 if it never spreads that far.
 func (s *seizure) delay(sites []site, c int) int64 {
+	if s.kind.generalised() {
+		return 0
+	}
 	d := s.distance(sites, c)
 	if d > s.radius {
 		return -1
@@ -138,6 +169,10 @@ func (s *seizure) delay(sites []site, c int) int64 {
 // post-ictal slowing is there.
 func (p *Patient) layout(i int) {
 	s := &p.sz[i]
+	if s.kind != SeizureRhythmic {
+		p.layoutKind(s)
+		return
+	}
 	for c := range p.sites {
 		p.szDelay[c] = s.delay(p.sites, c)
 		if p.szDelay[c] < 0 {
@@ -194,6 +229,9 @@ func (p *Patient) addSeizure(n int64, x []float64) {
 func (p *Patient) addPostictal(n int64, x []float64) {
 	s := &p.sz[p.si]
 	left := 1 - float64(n-s.end)/float64(s.post)
+	if s.kind == SeizureTonicClonic {
+		p.tilt = mul(s.k.tilt, left)
+	}
 	keep := 1 - mul(s.depth, left)
 	p.deltaPhase += s.deltaHz / p.rate
 	if p.deltaPhase >= 1 {
@@ -215,11 +253,15 @@ func (p *Patient) Seizures() []Seizure {
 	for i := range p.sz {
 		s := &p.sz[i]
 		z := Seizure{
+			Kind:    s.kind,
 			Start:   p.stamp(s.onset),
 			End:     p.stamp(s.end),
 			Focus:   append([]int(nil), s.focus...),
 			StartHz: s.f0,
 			EndHz:   s.f1,
+		}
+		if s.kind == SeizureTonicClonic {
+			z.Tonic = p.stamp(s.k.tonic)
 		}
 		delays := make([]int64, len(p.sites))
 		for c := range p.sites {

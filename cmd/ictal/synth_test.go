@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +164,151 @@ func TestSynthHelp(t *testing.T) {
 	_, errOut, code := runIctal("synth", "-h")
 	if code != 0 || !strings.Contains(errOut, "usage: ictal synth -o FILE.edf") || !strings.Contains(errOut, "-seizures") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// The seizure and artifact kinds and the accelerometer, through the file:
+// annotated by kind (the seizures still found by the word "seizure"), the
+// summary lists them, and replay serves the EEG without the accelerometer.
+func TestSynthWritesKindsAndAccelerometer(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "kinds.edf")
+	out, errOut, code := runIctal("synth", "-o", file, "-duration", "20m", "-channels", "4", "-rate", "100", "-seizures", "3", "-seed", "5",
+		"-seizure-kinds", "lvfa-onset,gtcs,absence", "-artifact-kinds", "chewing,sweat", "-artifacts-per-hour", "30", "-accelerometer")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var summary synthSummary
+	if err := json.Unmarshal([]byte(out), &summary); err != nil {
+		t.Fatalf("stdout %q: %v", out, err)
+	}
+	cfg := synth.Config{Channels: 4, Rate: 100, Duration: 20 * time.Minute, Seizures: 3, Seed: 5,
+		BlinksPerMinute: 6, MusclePerMinute: 0.5, SeizureMin: 30 * time.Second, SeizureMax: 90 * time.Second,
+		SeizureKinds:  []synth.SeizureKind{synth.SeizureLVFAOnset, synth.SeizureTonicClonic, synth.SeizureAbsence},
+		ArtifactKinds: []synth.ArtifactKind{synth.ArtifactChewing, synth.ArtifactSweat}, ArtifactsPerHour: 30, Accelerometer: true}
+	want, err := synth.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !summary.Accelerometer || summary.Channels != 4 || len(summary.Seizures) != 3 || summary.Clipped != 0 {
+		t.Fatalf("summary %+v", summary)
+	}
+	for i, z := range want.Seizures() {
+		got := summary.Seizures[i]
+		if got.Kind != string(z.Kind) || got.Onset != z.Start.Seconds() || got.Tonic != z.Tonic.Seconds() {
+			t.Errorf("summary seizure %d = %+v, want %s at %v (tonic %v)", i, got, z.Kind, z.Start, z.Tonic)
+		}
+	}
+	if summary.Seizures[1].Tonic < 10 || summary.Seizures[1].Tonic > 20 {
+		t.Errorf("the tonic-clonic seizure's tonic phase lasts %v s", summary.Seizures[1].Tonic)
+	}
+	var wantArt []synthArtifact
+	for _, iv := range want.Intervals() {
+		if iv.Text == "artifact: chewing" || iv.Text == "artifact: sweat" {
+			wantArt = append(wantArt, synthArtifact{Kind: strings.TrimPrefix(iv.Text, "artifact: "), Onset: iv.Start.Seconds(), Duration: (iv.End - iv.Start).Seconds()})
+		}
+	}
+	if len(wantArt) < 2 || !slices.Equal(summary.Artifacts, wantArt) {
+		t.Errorf("summary artifacts %+v, want %+v", summary.Artifacts, wantArt)
+	}
+
+	r, err := edf.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Header()
+	if len(h.Signals) != 8 {
+		t.Fatalf("%d signals, want 4 EEG, 3 accelerometer and the annotations", len(h.Signals))
+	}
+	for i, l := range []string{"Accel X", "Accel Y", "Accel Z"} {
+		if s := h.Signals[4+i]; s.Label != l || s.PhysicalDimension != "g" || s.PhysicalMin != -8 || s.PhysicalMax != 8 || s.SamplesPerRecord != 100 {
+			t.Errorf("signal %d: %+v", 4+i, s)
+		}
+	}
+	r.Close()
+
+	rp, err := edf.OpenReplay(file, edf.ReplayConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rp.Close()
+	kinds := map[string]bool{}
+	for _, iv := range rp.Intervals() {
+		if iv.Seizure {
+			kinds[iv.Text] = true
+		}
+		if strings.HasPrefix(iv.Text, "artifact:") && iv.Seizure {
+			t.Errorf("artifact %q read as a seizure", iv.Text)
+		}
+	}
+	if !kinds["seizure: lvfa-onset"] || !kinds["seizure: gtcs"] || !kinds["seizure: absence"] || len(kinds) != 3 {
+		t.Errorf("replay finds seizures %v", kinds)
+	}
+	src, choice, err := acquire.SelectEEG(rp, nil)
+	if err != nil || len(choice.Used) != 4 || len(choice.Omitted) != 3 || len(src.Info().Channels) != 4 {
+		t.Fatalf("SelectEEG: %+v, %v", choice, err)
+	}
+	// The samples read back: the EEG within half a 16-bit step of
+	// ±3200 µV, the accelerometer within half a step of ±8 g.
+	fa, fb := acquire.NewFrame(7), acquire.NewFrame(7)
+	worst := [2]float64{}
+	for {
+		errA, errB := rp.ReadFrame(fa), want.ReadFrame(fb)
+		if errors.Is(errA, io.EOF) && errors.Is(errB, io.EOF) {
+			break
+		}
+		if errA != nil || errB != nil {
+			t.Fatalf("frame %d: replay %v, synth %v", fb.Seq, errA, errB)
+		}
+		for c := range fa.Samples {
+			worst[c/4] = max(worst[c/4], math.Abs(fa.Samples[c]-fb.Samples[c]))
+		}
+	}
+	if worst[0] > 6400.0/65535/2+1e-9 || worst[1] > 16.0/65535/2+1e-9 {
+		t.Errorf("read back within %.4f µV (EEG) and %.6f g (accelerometer)", worst[0], worst[1])
+	}
+}
+
+func TestSynthRejectsBadKinds(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown seizure kind", []string{"-seizure-kinds", "lvfa-onset,tonic"}, `-seizure-kinds: unknown seizure kind "tonic"`},
+		{"unknown artifact kind", []string{"-artifact-kinds", "blink"}, `-artifact-kinds: unknown artifact kind "blink"`},
+		{"repeated artifact kind", []string{"-artifact-kinds", "sweat,sweat"}, `"sweat" listed twice`},
+		{"no artifact rate", []string{"-artifact-kinds", "sweat", "-artifacts-per-hour", "0"}, "-artifacts-per-hour 0"},
+		{"artifact rate too high", []string{"-artifact-kinds", "sweat", "-artifacts-per-hour", "500"}, "ArtifactsPerHour"},
+		{"tonic-clonic seizures do not fit", []string{"-duration", "5m", "-seizures", "3", "-seizure-kinds", "gtcs"}, "Seizures"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := runIctal(append([]string{"synth", "-o", filepath.Join(t.TempDir(), "x.edf")}, tt.args...)...)
+			if code != 1 || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit 1 mentioning %q", code, errOut, tt.want)
+			}
+		})
+	}
+}
+
+func TestSynthHelpListsKinds(t *testing.T) {
+	_, errOut, code := runIctal("synth", "-h")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, k := range synth.SeizureKinds() {
+		if !strings.Contains(errOut, "  "+string(k)+" ") {
+			t.Errorf("-h does not list seizure kind %s", k)
+		}
+	}
+	for _, k := range synth.ArtifactKinds() {
+		if !strings.Contains(errOut, "  "+string(k)+" ") {
+			t.Errorf("-h does not list artifact kind %s", k)
+		}
+	}
+	for _, f := range []string{"-seizure-kinds", "-artifact-kinds", "-artifacts-per-hour", "-accelerometer"} {
+		if !strings.Contains(errOut, f) {
+			t.Errorf("-h does not mention %s", f)
+		}
 	}
 }
