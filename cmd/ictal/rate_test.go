@@ -28,3 +28,26 @@ func TestReplayRefusesARateBelow100Hz(t *testing.T) {
 		}
 	}
 }
+
+// TestNoArtifactKindAlerts: the artifacts that mimic seizures (chewing,
+// patting, rocking, runs of electrode pops, sweat sway: acquire/synth's
+// ArtifactKinds, 30 of each an hour) over the simulated patient's
+// background, replayed with the day-one model at 100, 250, 256 and 1000
+// Hz, raise no alert of any kind, seizure or motor.
+func TestNoArtifactKindAlerts(t *testing.T) {
+	dir := t.TempDir()
+	for _, rate := range []string{"100", "250", "256", "1000"} {
+		rec := filepath.Join(dir, "a"+rate+".edf")
+		mustRun(t, []string{"synth", "-o", rec, "-duration", "20m", "-seizures", "0", "-rate", rate, "-seed", "4",
+			"-artifact-kinds", "chewing,patting,rocking,electrode-pops,sweat", "-artifacts-per-hour", "30"})
+		var out, errb bytes.Buffer
+		if code := run([]string{"replay", "-learn", "off", rec}, &out, &errb); code != 0 {
+			t.Fatalf("%s Hz: exit %d: %s", rate, code, errb.String())
+		}
+		var sum fileReport
+		lastLine(t, out.Bytes(), &sum)
+		if sum.Alerts != 0 || sum.Windows != 1199 {
+			t.Errorf("%s Hz: %d alerts in %d windows, want none in 1199", rate, sum.Alerts, sum.Windows)
+		}
+	}
+}

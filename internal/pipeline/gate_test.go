@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ictal/ictal/acquire"
 	"github.com/ictal/ictal/acquire/recording"
+	"github.com/ictal/ictal/acquire/synth"
 	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/features/artifact"
 	"github.com/ictal/ictal/internal/datadir"
@@ -134,5 +136,57 @@ func TestArtifactNeverHidesTheRealSeizure(t *testing.T) {
 			}
 			t.Logf("seizure windows: %d gated (longest run %d), %d scored; %d lapsed statuses; %+v", gated, longest, scored, lapsed, p.Stats())
 		})
+	}
+}
+
+// TestNoSeizureKindHiddenByTheGate: every kind of seizure the simulator
+// draws (acquire/synth's SeizureKinds: the evolving rhythm, low-voltage
+// fast onset, low-amplitude, delta, tonic–clonic with its EMG, absences),
+// at 100, 250, 256 and 1000 Hz, goes unscored for at most
+// artifact.DefaultGate (10 windows at 1 s steps) in a row, whatever the
+// artifact rules make of it.
+func TestNoSeizureKindHiddenByTheGate(t *testing.T) {
+	limit := int(artifact.DefaultGate / time.Second)
+	for _, rate := range []int{100, 250, 256, 1000} {
+		for _, kind := range synth.SeizureKinds() {
+			t.Run(fmt.Sprintf("%d Hz %s", rate, kind), func(t *testing.T) {
+				cfg := synth.DefaultConfig()
+				cfg.Channels, cfg.Rate, cfg.Duration, cfg.Seizures, cfg.Seed = 8, rate, 10*time.Minute, 2, 3
+				cfg.SeizureKinds = []synth.SeizureKind{kind}
+				pat, err := synth.New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sink := &collect{}
+				p := newPipeline(t, pat, defaultFeatures, newModel(t, pat, defaultFeatures, "UOB"), Config{Learning: Learning{Mode: LearnOff}}, []alert.Sink{sink}, Hooks{})
+				runAll(t, p)
+				seizures := 0
+				for _, iv := range pat.Intervals() {
+					if !strings.Contains(iv.Text, "seizure") {
+						continue
+					}
+					seizures++
+					run, longest, inside := 0, 0, 0
+					for _, sc := range sink.scores {
+						if sc.Offset-2*time.Second < iv.Start || sc.Offset > iv.End {
+							continue
+						}
+						inside++
+						if sc.Usable {
+							run = 0
+							continue
+						}
+						run++
+						longest = max(longest, run)
+					}
+					if inside == 0 || longest > limit {
+						t.Errorf("seizure %v–%v (%s): %d windows, %d unscored in a row, want at most %d", iv.Start, iv.End, iv.Text, inside, longest, limit)
+					}
+				}
+				if seizures != 2 {
+					t.Fatalf("%d seizures annotated, want 2", seizures)
+				}
+			})
+		}
 	}
 }

@@ -21,8 +21,12 @@ import (
 // 90:e428, 2018), and EMG variance in ear-EEG found 14 of 14 within 4–13
 // s with no false alarm in 820 h (Zibrandtsen et al., Seizure 59:54,
 // 2018). On scalp EEG the EMG is what the muscle rule of
-// features/artifact recognises (γ power 10 dB over the channel's
-// background, in a spectrum flat above 13 Hz). An artifact has it on a
+// features/artifact recognises (Detector.EMG: γ power 10 dB over the
+// channel's background, risen more than the lower bands, in a spectrum
+// flat above 13 Hz): EMG that dominates the EEG, as a convulsion's does.
+// The rule's comparison with the lower bands stays: without it, the
+// spiky discharges of the simulator's non-motor seizures, whose harmonics
+// are flat above 13 Hz, made motor alerts (TestDetectsSyntheticSeizures). An artifact has it on a
 // few channels for seconds: a jaw clench or chewing on the temporal
 // chains, a frown on the frontal ones. A window is motor-positive when
 // at least Share of the channels it judges carry EMG (at least two), and
@@ -49,6 +53,12 @@ type Motor struct {
 // most channels, not a classifier's vote; its score is the share of the
 // channels with EMG.
 const MotorAlgorithm = "EMG"
+
+// MotorQuiet ends a motor event after this long without a
+// motor-positive window: a tonic–clonic seizure is one event, and its
+// clonic phase (30–60 s) puts EMG on most channels only in bursts, so that
+// its windows pass in and out of the rule until it ends.
+const MotorQuiet = time.Minute
 
 // Motor defaults.
 const (
@@ -99,7 +109,7 @@ func newMotor(cfg Motor, art *artifacts, labels []string, ev events) (*motor, er
 	// The share of channels in (0, 1] is the window's score; the
 	// detector's threshold lies just below Share so that exactly Share
 	// counts.
-	det, err := alert.NewDetector(alert.DetectorConfig{Threshold: math.Nextafter(c.Share, 0), K: c.K, N: c.N})
+	det, err := alert.NewDetector(alert.DetectorConfig{Threshold: math.Nextafter(c.Share, 0), K: c.K, N: c.N, Quiet: MotorQuiet})
 	if err != nil {
 		return nil, fmt.Errorf("%w: motor: %v", ErrConfig, err)
 	}
