@@ -209,6 +209,9 @@ func (s *scorer) score(x []float64) (float64, []float64, error) {
 		return v, x, err
 	}
 	s.base.Normalise(s.z, x)
+	if err := s.finite(); err != nil {
+		return 0, s.z, err
+	}
 	if err := s.margins(s.z); err != nil {
 		return 0, s.z, err
 	}
@@ -224,6 +227,24 @@ func (s *scorer) score(x []float64) (float64, []float64, error) {
 		sum += v
 	}
 	return s.calibrated(sum / float64(n)), s.z, nil
+}
+
+// finite checks the normalised window's features on the channels scored:
+// a NaN or infinite one is an error naming the channel, not a channel
+// left out. (Below 120 Hz the conditioning once made every feature NaN,
+// and every score was 0 with nothing said.)
+func (s *scorer) finite() error {
+	for c := 0; c < s.ch; c++ {
+		if s.skip[c] {
+			continue
+		}
+		for i, v := range s.z[c*s.f : (c+1)*s.f] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("channel %d %s: feature %d is %v", c, s.labels[c], i, v)
+			}
+		}
+	}
+	return nil
 }
 
 // calibrated maps a margin to the published score in [0, 1].

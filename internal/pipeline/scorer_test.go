@@ -311,3 +311,34 @@ func TestLeaveOut(t *testing.T) {
 		})
 	}
 }
+
+// TestNonFiniteFeaturesAreAnError: a NaN or infinite feature on a
+// channel the window is scored on is an error naming the channel (the
+// pipeline counts it, logs it and does not score the window), never a
+// channel silently left out with a margin of −∞, as it was when the
+// conditioning made every feature NaN below 120 Hz and every score was
+// 0; on a channel left out it is no error.
+func TestNonFiniteFeaturesAreAnError(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		v       float64
+		skipped bool
+		wantErr bool
+	}{
+		{"NaN", math.NaN(), false, true},
+		{"+Inf", math.Inf(1), false, true},
+		{"-Inf", math.Inf(-1), false, true},
+		{"NaN on a channel left out", math.NaN(), true, false},
+		{"finite", 1.5, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &scorer{ch: 3, f: 2, z: make([]float64, 6), skip: make([]bool, 3), labels: []string{"Fp1", "C3", "O1"}}
+			s.z[3] = tt.v // channel 1, feature 1
+			s.skip[1] = tt.skipped
+			err := s.finite()
+			if (err != nil) != tt.wantErr || err != nil && !strings.Contains(err.Error(), "channel 1 C3: feature 1") {
+				t.Errorf("finite() = %v, want an error %v naming channel 1 C3", err, tt.wantErr)
+			}
+		})
+	}
+}
