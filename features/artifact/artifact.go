@@ -68,14 +68,15 @@ type Config struct {
 	// channel's background).
 	Electrode time.Duration
 	// Gate is how long one episode of artifact may keep windows from
-	// being scored (0: DefaultGate; negative: no limit): the windows the
-	// muscle, electrode or eye rules gate, counted over an episode that
-	// ends after as long without them. Past it the windows are scored all
-	// the same (Gate.Lapsed): an artifact verdict may delay a detection,
-	// never hide a seizure. A seizure's evolving discharge, its spread
-	// and the EMG of a motor seizure look like muscle and movement to
-	// these rules, and last tens of seconds; blinks, jaw clenches, pops
-	// and cable movement last seconds.
+	// being scored (0: DefaultGate; negative: no limit): the windows its
+	// owner counts as gated (internal/pipeline counts those of the muscle
+	// and electrode rules), over an episode that ends after as long
+	// without them. Past it the windows are scored all the same
+	// (Gate.Lapsed): an artifact verdict may delay a detection, never
+	// hide a seizure. A seizure's evolving discharge, its spread and the
+	// EMG of a motor seizure look like muscle and movement to these rules,
+	// and last tens of seconds; jaw clenches, pops and cable movement
+	// last seconds.
 	Gate time.Duration
 }
 

@@ -125,7 +125,8 @@
 // muscle. All are then gated — not scored, not learned — but never for
 // long: an artifact verdict may delay a detection, never hide a seizure.
 // Besides the electrode rules' bound per channel (Config.Electrode), an
-// episode of any rule gates windows for at most Config.Gate (10 s,
+// episode of the muscle and electrode rules gates windows for at most
+// Config.Gate (10 s,
 // counted over the episode, which ends after as long without a gated
 // window; Gate). Past it the windows are scored on every channel, and
 // the status says so ("muscle on …; scored on all 23 channels"); they do
