@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -192,7 +193,7 @@ func TestConvertAtGap(t *testing.T) {
 		if i == 100 || i == 101 {
 			continue
 		}
-		b.WriteString(itoa(i%256) + strings.Repeat(", 42", 8) + ", " + itoa(1557936053329+4*i) + "\n")
+		b.WriteString(itoa(i%256) + strings.Repeat(", 42", 8) + ", " + strconv.FormatInt(1557936053329+4*int64(i), 10) + "\n")
 	}
 	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
