@@ -59,7 +59,9 @@
 //
 // cross/test passes -short (CROSS_TEST_FLAGS overrides it), which skips
 // only tests that are long because of their size (the classifier's
-// million-update test). It sets ICTAL_EMULATED=1, under which two alert
+// million-update test; the spectral checks of acquire/synth's seizure and
+// artifact kinds, whose samples TestKindsMatchGoldenDigest pins on every
+// platform). It sets ICTAL_EMULATED=1, under which two alert
 // tests skip themselves, saying why: TestMQTTLastWillWhenTheDaemonDies and
 // TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart re-execute their
 // own test binary as the daemon to SIGKILL it, and qemu-user cannot exec a

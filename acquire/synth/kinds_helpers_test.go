@@ -101,3 +101,15 @@ func merge(starts, ends []int) (ms, me []int) {
 	}
 	return fs, fe
 }
+
+// skipShortKinds skips a test of a kind's spectral properties under
+// -short (cross/test's emulated runs, where they took over a minute per
+// architecture): they measure samples that TestKindsMatchGoldenDigest
+// pins bit for bit on every platform, so what they check there is what
+// they check natively.
+func skipShortKinds(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the kind's samples are pinned across platforms by TestKindsMatchGoldenDigest; its spectra are checked in the native run")
+	}
+}

@@ -182,6 +182,7 @@ func kindRecording(t *testing.T, k SeizureKind, seed uint64) (Seizure, *Patient,
 }
 
 func TestLVFAOnsetSlowsGrowsAndSpreads(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
 		s, _, x, d := kindRecording(t, SeizureLVFAOnset, seed)
@@ -215,6 +216,7 @@ func TestLVFAOnsetSlowsGrowsAndSpreads(t *testing.T) {
 }
 
 func TestLowAmplitudeSeizureIsFaint(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
 		s, _, x, d := kindRecording(t, SeizureLowAmplitude, seed)
@@ -235,6 +237,7 @@ func TestLowAmplitudeSeizureIsFaint(t *testing.T) {
 }
 
 func TestDeltaSeizureIsDeltaDominated(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
 		s, _, x, _ := kindRecording(t, SeizureDelta, seed)
@@ -253,6 +256,7 @@ func TestDeltaSeizureIsDeltaDominated(t *testing.T) {
 }
 
 func TestAbsenceIsGeneralisedThreeHertzSpikeAndWave(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	s, p, x, d := kindRecording(t, SeizureAbsence, 4)
 	on, end := s.Start.Seconds(), s.End.Seconds()
@@ -287,6 +291,7 @@ func TestAbsenceIsGeneralisedThreeHertzSpikeAndWave(t *testing.T) {
 }
 
 func TestTonicClonicSeizure(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	cfg := Config{Channels: 23, Rate: 256, Duration: 4 * time.Minute, Onsets: []time.Duration{time.Minute},
 		SeizureKinds: []SeizureKind{SeizureTonicClonic}, Accelerometer: true, Seed: 5}
@@ -421,6 +426,7 @@ func TestAccelerometerChannelsAreNotEEG(t *testing.T) {
 // count against an artifact; for that kind the part after its onset
 // (from 40 % on) is measured.
 func TestKindsStayBelowNyquist(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	for _, rate := range []int{100, 128, 250, 256, 500, 1000} {
 		t.Run(fmt.Sprint(rate), func(t *testing.T) {

@@ -94,6 +94,7 @@ func artifactRecording(t *testing.T, k ArtifactKind, d time.Duration, seed uint6
 }
 
 func TestChewingIsTemporalEMGAtTheChewingRate(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	p, _, d := artifactRecording(t, ArtifactChewing, 5*time.Minute, 7)
 	temporal := []string{"F7-T7", "T7-P7", "F8-T8", "T8-P8"}
@@ -130,6 +131,7 @@ func TestChewingIsTemporalEMGAtTheChewingRate(t *testing.T) {
 }
 
 func TestPattingAndRockingAreRhythmicAndWidespread(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	for _, k := range []ArtifactKind{ArtifactPatting, ArtifactRocking} {
 		p, _, d := artifactRecording(t, k, 5*time.Minute, 8)
@@ -169,6 +171,7 @@ func TestPattingAndRockingAreRhythmicAndWidespread(t *testing.T) {
 }
 
 func TestElectrodePopsStayOnOneElectrode(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	p, _, d := artifactRecording(t, ArtifactElectrodePops, 5*time.Minute, 9)
 	ivs := p.Intervals()
@@ -249,6 +252,7 @@ func commonElectrode(labels []string) string {
 }
 
 func TestSweatIsSlowLargeAndLong(t *testing.T) {
+	skipShortKinds(t)
 	t.Parallel()
 	p, _, d := artifactRecording(t, ArtifactSweat, 12*time.Minute, 10)
 	ivs := p.Intervals()
