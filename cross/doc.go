@@ -65,7 +65,9 @@
 // tests skip themselves, saying why: TestMQTTLastWillWhenTheDaemonDies and
 // TestMQTTKilledDaemonDeliversQueuedAlertsAfterRestart re-execute their
 // own test binary as the daemon to SIGKILL it, and qemu-user cannot exec a
-// foreign-architecture binary without binfmt_misc. TestMQTTSinkNeverBlocksWithoutBroker
+// foreign-architecture binary without binfmt_misc, and so does
+// TestEmbeddedBrokerAttacksUnderMemoryLimit, which runs the broker's
+// attacks in a child under GOMEMLIMIT (the in-process attack tests run). TestMQTTSinkNeverBlocksWithoutBroker
 // allows a Sink call 100 ms instead of 10 ms under emulation (code is
 // translated on first use); a blocked call would take seconds. The alert
 // tests reach mosquitto on the host's loopback from the emulated process.

@@ -256,18 +256,25 @@ func TestEmbeddedBrokerRefusesDaemonClientID(t *testing.T) {
 	if out, err := runMosquitto(t, b.Broker, "mosquitto_sub", "-i", id, "-t", "ictal/#", "-C", "1"); err == nil {
 		t.Errorf("mosquitto_sub -i %s admitted: %s", id, out)
 	}
-	// paho: a user and an anonymous client under the daemon's ID (with
-	// a will like the daemon's, which would say it is offline); the
-	// daemon's username with another ID and a guessed password.
-	for _, tt := range []struct{ name, id, user, password, will string }{
-		{"anonymous", id, "", "", alert.OfflinePayload},
-		{"user", id, testUser, testPassword, ""},
-		{"daemon's username, another password", id, id, "guessed-password", ""},
-		{"daemon's username, another ID", "ictald-2", id, "guessed-password", ""},
+	// paho: an anonymous client under the daemon's ID (with a will like
+	// the daemon's, which would say it is offline); the daemon's username
+	// with another ID and a guessed password; a user, admitted under its
+	// own name (its client ID), which takes nothing of the daemon's.
+	for _, tt := range []struct {
+		name, id, user, password, will string
+		admitted                       bool
+	}{
+		{"anonymous", id, "", "", alert.OfflinePayload, false},
+		{"user", id, testUser, testPassword, "", true},
+		{"daemon's username, another password", id, id, "guessed-password", "", false},
+		{"daemon's username, another ID", "ictald-2", id, "guessed-password", "", false},
 	} {
-		if c, _, err := connect(b.Broker, tt.id, tt.user, tt.password, tt.will); err == nil {
+		c, _, err := connect(b.Broker, tt.id, tt.user, tt.password, tt.will)
+		if err == nil {
 			c.Disconnect(0)
-			t.Errorf("%s: admitted under client ID %s", tt.name, tt.id)
+		}
+		if (err == nil) != tt.admitted {
+			t.Errorf("%s under client ID %s: %v, want admitted %v", tt.name, tt.id, err, tt.admitted)
 		}
 	}
 	// The daemon is still connected: its next alert arrives with no
@@ -331,6 +338,15 @@ func TestBrokerOptionsValidate(t *testing.T) {
 	}{
 		{"anonymous", BrokerOptions{Anonymous: "publish"}, "Anonymous"},
 		{"missing users file", BrokerOptions{UsersFile: filepath.Join(t.TempDir(), "none")}, "UsersFile"},
+		{"negative connections", BrokerOptions{MaxConnections: -1}, "MaxConnections"},
+		{"too many connections", BrokerOptions{MaxConnections: 5000}, "MaxConnections"},
+		{"queue beyond the unit's memory", BrokerOptions{QueueBytes: 1 << 30}, "QueueBytes"},
+		{"session queue below one evidence", BrokerOptions{SessionQueueBytes: 1 << 20}, "SessionQueueBytes"},
+		{"negative session queue", BrokerOptions{SessionQueueBytes: -1}, "SessionQueueBytes"},
+		{"queue below the session's", BrokerOptions{SessionQueueBytes: 8 << 20, QueueBytes: 4 << 20}, "QueueBytes"},
+		{"negative queue", BrokerOptions{QueueBytes: -1}, "QueueBytes"},
+		{"session expiry under a second", BrokerOptions{SessionExpiry: time.Millisecond}, "SessionExpiry"},
+		{"session expiry over a day", BrokerOptions{SessionExpiry: 25 * time.Hour}, "SessionExpiry"},
 	}
 	for _, tt := range tests {
 		var ce *ConfigError
@@ -341,20 +357,82 @@ func TestBrokerOptionsValidate(t *testing.T) {
 	if err := (BrokerOptions{Anonymous: AnonymousNone}).Validate(); err != nil {
 		t.Errorf("valid options: %v", err)
 	}
+	// A session queue above the default raises the total's default with it.
+	if err := (BrokerOptions{SessionQueueBytes: 32 << 20}).Validate(); err != nil {
+		t.Errorf("a large session queue: %v", err)
+	}
 }
 
+// TestEmbeddedBrokerDefaults: the broker runs with its documented bounds:
+// abandoned sessions kept 2 hours (mochi's default is 136 years), 128
+// writes pending per client (mochi's 8192 cost 64 KiB per connection).
+func TestEmbeddedBrokerDefaults(t *testing.T) {
+	b, err := StartBroker("127.0.0.1:0", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	caps := b.srv.Options.Capabilities
+	if got := time.Duration(caps.MaximumSessionExpiryInterval) * time.Second; got != 2*time.Hour {
+		t.Errorf("sessions expire after %v, want 2h", got)
+	}
+	if caps.MaximumClientWritesPending != brokerWritesPending || b.lis.max != DefaultBrokerConnections ||
+		b.queues.sessionMax != DefaultBrokerSessionQueue || b.queues.totalMax != DefaultBrokerQueue {
+		t.Errorf("writes pending %d, connections %d, session queue %d, queue %d: not the defaults", caps.MaximumClientWritesPending,
+			b.lis.max, b.queues.sessionMax, b.queues.totalMax)
+	}
+}
+
+// TestEmbeddedBrokerClientIDBelongsToItsUser: a user's client ID is its
+// name, whatever it asks for (mosquitto's use_username_as_clientid). So
+// another user connecting under the board's configured client ID, while
+// the board is away, does not lock the board out, and kicks nobody when
+// the board is back; an anonymous client may not use a user's name; the
+// user's own second connection takes its session over.
 func TestEmbeddedBrokerClientIDBelongsToItsUser(t *testing.T) {
 	b := startAuthBroker(t, BrokerOptions{})
-	_, lost := testConnect(t, b.Broker, "ictal-board-ward-7", testUser, testPassword)
-	if c, _, err := connect(b.Broker, "ictal-board-ward-7", "", "", ""); err == nil {
-		c.Disconnect(0)
-		t.Error("an anonymous client took over a user's client ID")
+	if err := b.AddUser("ictal-board", []byte(testPassword)); err != nil {
+		t.Fatal(err)
 	}
-	// The same user may take it over (a reconnection).
-	c, _, err := connect(b.Broker, "ictal-board-ward-7", testUser, testPassword, "")
+	const boardID = "ictal-board-ward-7" // ictal board's default
+	board, _ := testConnect(t, b.Broker, boardID, "ictal-board", testPassword)
+	board.Disconnect(100) // the board restarts, say
+	// Meanwhile the clinician connects under the board's client ID.
+	_, aliceLost := testConnect(t, b.Broker, boardID, testUser, testPassword)
+	for _, tt := range []struct {
+		name, id string
+		admitted bool
+	}{
+		{"the board's configured ID", boardID, true},
+		{"the board's name", "ictal-board", false},
+		{"a user's name", testUser, false},
+	} {
+		c, _, err := connect(b.Broker, tt.id, "", "", "")
+		if err == nil {
+			c.Disconnect(0)
+		}
+		if (err == nil) != tt.admitted {
+			t.Errorf("anonymous under %s (%s): %v, want admitted %v", tt.name, tt.id, err, tt.admitted)
+		}
+	}
+	// The board is back, under its configured ID; the alert published
+	// now reaches it, and the clinician is still connected.
+	board, boardLost := testConnect(t, b.Broker, boardID, "ictal-board", testPassword)
+	seen := subscribe(t, board, bed3+"/alert")
+	e := testEventN("ward-7", "bed-3")
+	b.daemon.Alert(e)
+	waitFor(t, seen, "the alert", func(r received) bool { return alertID(r) == e.ID })
+	select {
+	case <-aliceLost:
+		t.Error("the board's connection kicked the clinician's")
+	default:
+	}
+	// The board's own second connection, under any ID, takes its session
+	// over.
+	c, _, err := connect(b.Broker, "ictal-board-desk-2", "ictal-board", testPassword, "")
 	if err != nil {
-		t.Fatalf("the user's own reconnection refused: %v", err)
+		t.Fatalf("the user's own second connection refused: %v", err)
 	}
 	defer c.Disconnect(0)
-	<-lost // the first connection is taken over by the second
+	<-boardLost // the first connection is taken over by the second
 }

@@ -84,15 +84,19 @@ func TestEmbeddedBrokerRefusesHugePackets(t *testing.T) {
 
 // TestEmbeddedBrokerForgetsAbandonedSessions: the session of a persistent
 // client that went away, and what the broker queued for it, is dropped
-// after brokerSessionExpiry (here 1 s), not kept for ever in ictald's
-// memory; a session in use is kept.
+// after BrokerOptions.SessionExpiry (here 1 s), not kept for ever in
+// ictald's memory; a session in use is kept. (Persistent sessions are
+// users': an anonymous client's ends with its connection.)
 func TestEmbeddedBrokerForgetsAbandonedSessions(t *testing.T) {
-	defer func(d time.Duration) { brokerSessionExpiry = d }(brokerSessionExpiry)
-	brokerSessionExpiry = time.Second
-	b := startAuthBroker(t, BrokerOptions{})
-	gone := brokerClient(t, b.URL(), "gone-away", false)
+	b := startAuthBroker(t, BrokerOptions{SessionExpiry: time.Second})
+	for _, u := range []string{"gone-away", "still-here"} {
+		if err := b.AddUser(u, []byte(testPassword)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone := userClient(t, b.Broker, "gone-away", false)
 	subscribe(t, gone, bed3+"/#")
-	stays := brokerClient(t, b.URL(), "still-here", false)
+	stays := userClient(t, b.Broker, "still-here", false)
 	subscribe(t, stays, bed3+"/#")
 	gone.Disconnect(100)
 	waitUntil(t, "the abandoned session dropped", func() bool {

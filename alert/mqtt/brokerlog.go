@@ -61,14 +61,15 @@ func (b brokerLog) WithGroup(name string) slog.Handler { return brokerLog{b.h.Wi
 // routineEnd reports whether err is how an MQTT connection normally ends:
 // the client closed or reset its socket, stopped answering (keep-alive
 // deadline), disconnected, was replaced by a new connection with its
-// client ID, or the broker is shutting down.
+// client ID, was refused at the connection limit (capListener logs that),
+// or the broker is shutting down.
 func routineEnd(err error) bool {
 	if err == nil {
 		return true
 	}
 	for _, e := range []error{io.EOF, io.ErrUnexpectedEOF, net.ErrClosed, os.ErrDeadlineExceeded,
 		syscall.ECONNRESET, syscall.EPIPE, packets.CodeDisconnect, packets.ErrSessionTakenOver,
-		packets.ErrServerShuttingDown, packets.ErrKeepAliveTimeout} {
+		packets.ErrServerShuttingDown, packets.ErrKeepAliveTimeout, errConnectionLimit} {
 		if errors.Is(err, e) {
 			return true
 		}

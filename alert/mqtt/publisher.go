@@ -328,7 +328,11 @@ func (m *Publisher) enqueue(k kind, urgent bool, encode func([]byte) []byte) err
 // the offline status if connected, and disconnects. Alerts not yet
 // acknowledged stay in the on-disk store for the next process (unless the
 // store is degraded and still cannot write them: the error says so). It closes
-// Labels. It returns an error saying what was left undelivered.
+// Labels. It returns an error saying what was left undelivered. An alert
+// or event end that is lost for good — never handed to the client, or held
+// in memory by a store that still cannot write it — is logged whole at
+// CRIT (journal.LevelCritical), an evidence by its alert ID, so that the
+// journal keeps it when the broker never got it and the disk is full.
 func (m *Publisher) Close() error {
 	m.mu.Lock()
 	if m.closed {
@@ -340,6 +344,7 @@ func (m *Publisher) Close() error {
 	close(m.stop)
 	<-m.done
 	left := m.q.len()
+	m.logLeft()
 	unacked := len(m.pending)
 	m.client.Disconnect(250)
 	m.store.Close() // paho does not when it never connected
@@ -354,4 +359,21 @@ func (m *Publisher) Close() error {
 		return fmt.Errorf("alert: mqtt: closed with %d messages queued and %d unacknowledged (QoS 1 ones stay in the store %s)", left, unacked, m.cfg.StoreDir)
 	}
 	return nil
+}
+
+// logLeft logs, at CRIT, each alert, end and evidence still in the queue
+// at Close: never handed to the client, so in no store.
+func (m *Publisher) logLeft() {
+	m.q.mu.Lock()
+	defer m.q.mu.Unlock()
+	for _, it := range m.q.urgent {
+		switch it.kind {
+		case kindAlert:
+			logLost(m.log, m.topicAlert, it.payload, false, "never handed to the MQTT client before close")
+		case kindEnd:
+			logLost(m.log, m.topicEnd, it.payload, false, "never handed to the MQTT client before close")
+		case kindEvidence:
+			logLost(m.log, m.topicEvidence, it.payload, true, "never handed to the MQTT client before close")
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,18 +20,20 @@ var testUsers = map[string]string{
 	"ictald-ward-7-bed-3": "bed3-Zq8!pass",
 	"ictald-ward-7-bed-4": "bed4-Lm2?pass",
 	"clinician-alice":     "alice-Wx5%pass",
+	"ictal-board":         "board-Tr7&pass",
 }
 
 // startSecureMosquitto runs mosquitto with a TLS listener requiring a
-// client certificate, a password file and the ACL of testdata (the one
-// README.md documents).
+// client certificate, a password file, the ACL of testdata and client IDs
+// bound to usernames (the configuration README.md documents).
 func startSecureMosquitto(t *testing.T) (*mosquittotest.Broker, *mosquittotest.PKI) {
 	acl, err := os.ReadFile(filepath.Join("testdata", "mosquitto", "acl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pki := mosquittotest.NewPKI(t)
-	return mosquittotest.Start(t, mosquittotest.Opts{Users: testUsers, ACL: string(acl), PKI: pki, MaxPacketSize: maxPacketSize}), pki
+	return mosquittotest.Start(t, mosquittotest.Opts{Users: testUsers, ACL: string(acl), PKI: pki, MaxPacketSize: maxPacketSize,
+		UsernameAsClientID: true}), pki
 }
 
 // secureConn is user's connection to b with the test PKI.
@@ -198,7 +201,9 @@ func TestMQTTBrokerDisconnectsOversizePackets(t *testing.T) {
 	alice := testClient(t, secureConn(b, pki, "clinician-alice"), "alice-big", true)
 	big := `{"v":1,"alert_id":"x","verdict":"confirmed"}` + strings.Repeat(" ", 2*maxPacketSize)
 	alice.Publish(bed3+"/feedback", 0, false, big).Wait()
-	waitUntil(t, "mosquitto disconnects the sender", func() bool { return strings.Contains(b.Log(), "alice-big disconnected due to oversize packet") })
+	// mosquitto names the client by its user (use_username_as_clientid).
+	waitUntil(t, "mosquitto disconnects the sender", func() bool { return strings.Contains(b.Log(), "clinician-alice disconnected due to oversize packet") })
+	alice.Disconnect(0) // no reconnection: the next connection is the user's only one
 	e := testEventN("ward-7", "bed-3")
 	next := testClient(t, secureConn(b, pki, "clinician-alice"), "alice", true)
 	if tok := next.Publish(bed3+"/feedback", 1, false, `{"v":1,"alert_id":"`+e.ID+`","verdict":"rejected"}`); !tok.Wait() || tok.Error() != nil {
@@ -227,9 +232,73 @@ func TestReadmeDocumentsTheTestedACL(t *testing.T) {
 		t.Error("README.md does not quote testdata/mosquitto/acl verbatim")
 	}
 	for _, directive := range []string{"require_certificate true", "allow_anonymous false", "password_file", "acl_file", "persistence true", "tls_version tlsv1.2",
-		fmt.Sprintf("max_packet_size %d", maxPacketSize)} {
+		fmt.Sprintf("max_packet_size %d", maxPacketSize), "use_username_as_clientid true"} {
 		if !strings.Contains(string(readme), directive) {
 			t.Errorf("README.md's mosquitto configuration lacks %q", directive)
 		}
+	}
+}
+
+// TestMosquittoClientIDsBoundToUsers: with the documented configuration
+// (use_username_as_clientid) a user connecting under the daemon's or the
+// ward board's client ID gets a session under its own name and kicks
+// neither (issue 32: without it, a clinician's mosquitto_sub -i
+// ictald-ward-7-bed-3 disconnected the daemon at every reconnection and
+// its alerts arrived up to a minute late). The daemon connects once and
+// never loses its connection, the board neither, and every alert reaches
+// the board (under its own user and ACL block, with a persistent session
+// as ictal board has).
+func TestMosquittoClientIDsBoundToUsers(t *testing.T) {
+	b, pki := startSecureMosquitto(t)
+	log, logs := testLogger()
+	cfg := testMQTTConfig(t, b.URL("ssl"))
+	cfg.Connection = secureConn(b, pki, "ictald-ward-7-bed-3")
+	m := newTestMQTT(t, cfg, log)
+
+	const boardID = "ictal-board-ward-7" // ictal board's default client ID
+	bc := secureConn(b, pki, "ictal-board")
+	opts, err := bc.ClientOptions(boardID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var boardLost atomic.Int32
+	opts.SetCleanSession(false).SetAutoReconnect(true).SetMaxReconnectInterval(200 * time.Millisecond).
+		SetConnectionLostHandler(func(paho.Client, error) { boardLost.Add(1) })
+	board := paho.NewClient(opts)
+	if tok := board.Connect(); !tok.Wait() || tok.Error() != nil {
+		t.Fatalf("the board: connect: %v", tok.Error())
+	}
+	t.Cleanup(func() { board.Disconnect(100) })
+	seen := subscribe(t, board, "ictal/ward-7/#")
+	waitAcked(t, m, 0)
+
+	daemonID := m.Config().ClientID // ictald-ward-7-bed-3, its username
+	for i, id := range []string{daemonID, boardID, daemonID, boardID} {
+		// The clinician, as mosquitto_sub -i ID would; mosquitto admits
+		// her, under her own name.
+		alice := testClient(t, secureConn(b, pki, "clinician-alice"), id, true)
+		e := testEventN("ward-7", "bed-3")
+		m.Alert(e)
+		// The alert arrives, unless the daemon or the board was kicked
+		// off first: then the test stops, not to wait for their
+		// reconnection.
+		kicked := func() bool { return boardLost.Load() > 0 || strings.Contains(logs.String(), "connection lost") }
+		for arrived := false; !arrived && !kicked(); {
+			select {
+			case r := <-seen:
+				arrived = alertID(r) == e.ID
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+		if kicked() {
+			t.Fatalf("the clinician under client ID %s (%d) kicked the daemon or the board (board lost %d times):\n%s", id, i, boardLost.Load(), logs.String())
+		}
+		alice.Disconnect(100)
+	}
+	if n := strings.Count(logs.String(), "mqtt: connected"); n != 1 || strings.Contains(logs.String(), "connection lost") {
+		t.Errorf("the daemon connected %d times (want once, never losing its connection):\n%s", n, logs.String())
+	}
+	if n := boardLost.Load(); n != 0 {
+		t.Errorf("the board lost its connection %d times", n)
 	}
 }

@@ -45,8 +45,9 @@ const storeRetryEvery = 2 * time.Second
 // Memory is bounded by limit bytes of encoded packets: above it, the
 // least important packet held in memory is dropped, oldest first within
 // its rank (status, then evidence, then feedback acknowledgements, then
-// anything else, then event ends, and alerts last). Packets already on
-// disk do not count.
+// anything else, then event ends, and alerts last); a dropped alert or
+// end is logged whole at CRIT (logLost). Packets already on disk do not
+// count.
 //
 // Packets held in memory do not survive the process; those on disk do.
 // The order of All is the order of the first Put (for files of an earlier
@@ -268,10 +269,11 @@ func (s *store) shed() {
 		if victim == nil {
 			return
 		}
-		s.setMem(victim, nil)
-		if !victim.onDisk {
-			delete(s.entries, key) // an older version on disk stays
+		if !victim.onDisk { // else an older version on disk stays
+			s.logLost(victim, "dropped from memory: the store is not writable and its memory limit was reached")
+			delete(s.entries, key)
 		}
+		s.setMem(victim, nil)
 		s.dropped++
 		s.episode++
 		if s.episode == 1 {
@@ -478,8 +480,10 @@ func (s *store) Reset() {
 }
 
 // Close implements paho.Store: a degraded store makes a last attempt to
-// write what it holds in memory, and logs at ERROR what is lost, if
-// anything. It may be called more than once.
+// write what it holds in memory, and logs at ERROR how many messages are
+// lost, if any, then each lost alert and event end whole, and each lost
+// evidence's alert ID, at CRIT (logLost). It may be called more than
+// once.
 func (s *store) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -492,7 +496,32 @@ func (s *store) Close() {
 	if s.failure != nil && s.held > 0 {
 		s.log.Error("mqtt: store still not writable at close; unacknowledged messages held in memory are lost",
 			slog.String("dir", s.dir), slog.Int("messages", s.held), slog.String("error", s.failure.Error()))
+		lost := make([]*storeEntry, 0, s.held)
+		for _, e := range s.entries {
+			if e.mem != nil && !e.onDisk {
+				lost = append(lost, e)
+			}
+		}
+		sort.Slice(lost, func(i, j int) bool { return lost[i].seq < lost[j].seq })
+		for _, e := range lost {
+			s.logLost(e, "held in memory at close: the store is not writable")
+		}
 	}
+}
+
+// logLost logs, at CRIT, an alert, end or evidence whose only copy, in
+// memory, is lost (logLost).
+func (s *store) logLost(e *storeEntry, why string) {
+	if e.rank != rankAlert && e.rank != rankEnd && e.rank != rankEvidence {
+		return
+	}
+	p, err := packets.ReadPacket(bytes.NewReader(e.mem))
+	pub, ok := p.(*packets.PublishPacket)
+	if err != nil || !ok {
+		s.log.Error("mqtt: store: a lost message is unreadable", slog.Int("bytes", len(e.mem)))
+		return
+	}
+	logLost(s.log, pub.TopicName, pub.Payload, e.rank == rankEvidence, why)
 }
 
 // StoreState is the state of the publisher's on-disk store.

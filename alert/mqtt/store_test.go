@@ -1,8 +1,10 @@
 package mqtt
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +18,9 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 	"github.com/eclipse/paho.mqtt.golang/packets"
 
+	"github.com/ictal/ictal/alert"
 	"github.com/ictal/ictal/alert/mqtt/mosquittotest"
+	"github.com/ictal/ictal/internal/journal"
 )
 
 // disk is a store directory whose file system the test can fill and free:
@@ -294,8 +298,19 @@ func TestStoreFullDiskDropsAlertsLast(t *testing.T) {
 			if st := s.state(); st.Held != len(got) || st.HeldBytes != size*len(got) || int(st.Dropped) != len(puts)-len(got) {
 				t.Errorf("state %+v", st)
 			}
-			if n := strings.Count(logs.String(), "level=ERROR"); n > 2 {
+			if n := strings.Count(logs.String(), "level=ERROR "); n > 2 {
 				t.Errorf("%d ERROR lines, want at most one for the disk and one for drops:\n%s", n, logs)
+			}
+			// Each dropped alert, end and evidence is logged at CRIT
+			// (slog's text handler names the level ERROR+4).
+			want := 0
+			for i, topic := range puts {
+				if (topic == "alert" || topic == "end" || topic == "evidence") && !strings.Contains(tt.want, topic+strconv.Itoa(i+1)) {
+					want++
+				}
+			}
+			if n := strings.Count(logs.String(), `level=ERROR+4 msg="mqtt: message lost`); n != want {
+				t.Errorf("%d CRIT lines, want %d, one per alert, end and evidence dropped:\n%s", n, want, logs)
 			}
 		})
 	}
@@ -402,5 +417,110 @@ func TestStoreReadOnlyFileSystemStartsDegradedAndRecovers(t *testing.T) {
 	s.retry()
 	if st := s.state(); st.Err != nil || st.Held != 0 || len(storeFiles(t, dir)) != 1 {
 		t.Errorf("after remounting read-write: %+v, files %v\n%s", st, storeFiles(t, dir), logs)
+	}
+}
+
+// TestStoreFullDiskBrokerDownLogsLostAlertsAtCrit: at stop, with the
+// store unable to write (a full disk) and the broker unreachable, each
+// alert and event end held in memory is lost for good, and is logged whole
+// at CRIT (priority 2 under journald, which keeps it when the state
+// directory is full: issue 32 lost 6 alerts without a trace); a lost
+// evidence by its alert ID and size. The records are what ictald writes
+// to the journal.
+func TestStoreFullDiskBrokerDownLogsLostAlertsAtCrit(t *testing.T) {
+	d := newDisk(t)
+	cfg := testMQTTConfig(t, "tcp://127.0.0.1:1") // no broker
+	cfg.StoreDir, cfg.storeCreate, cfg.CloseTimeout = d.dir, d.create, 200*time.Millisecond
+	var out syncBuffer
+	m, err := New(cfg, slog.New(journal.NewJournalHandler(&out, "json", nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.fill()
+	want := map[string]string{} // payload → topic
+	var evidence []byte
+	var evidenceID string
+	for i := range 3 {
+		e := testEventN("ward-7", "bed-3")
+		m.Alert(e)
+		want[string(alert.AppendAlert(nil, e))] = bed3 + "/alert"
+		if i == 1 {
+			e.End = e.Onset.Add(time.Minute)
+			m.EventEnd(e)
+			want[string(alert.AppendEventEnd(nil, e))] = bed3 + "/end"
+			ev := testEvidence(e, 2, 2*time.Second)
+			m.Evidence(ev)
+			evidence, evidenceID = alert.AppendEvidence(nil, ev), e.ID
+		}
+	}
+	waitUntil(t, "the messages held in memory", func() bool { return m.Stats().StoreHeld == 5 })
+	if err := m.Close(); !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("close: %v", err)
+	}
+	lost := 0
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if !strings.HasPrefix(line, "<2>") {
+			continue
+		}
+		var r struct {
+			Level, Msg, Topic, Payload string
+			AlertID                    string `json:"alert_id"`
+			Bytes                      int
+		}
+		if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "<2>")), &r); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if r.Level != "CRIT" || r.Msg != msgLost {
+			t.Errorf("priority 2: %s", line)
+		}
+		if r.Topic == bed3+"/evidence" {
+			if r.AlertID != evidenceID || r.Bytes != len(evidence) {
+				t.Errorf("lost evidence logged as %s, want alert %s and %d bytes", line, evidenceID, len(evidence))
+			}
+			lost++
+			continue
+		}
+		if topic, ok := want[r.Payload]; !ok || topic != r.Topic {
+			t.Errorf("logged at CRIT: %s; not one of the alerts or ends, whole, on its topic", line)
+			continue
+		}
+		delete(want, r.Payload)
+		lost++
+	}
+	if len(want) > 0 || lost != 5 {
+		t.Errorf("%d lost messages logged at CRIT, want 5; not logged whole: %v\n%s", lost, want, out.String())
+	}
+}
+
+// TestCloseLogsQueuedAlertsAtCrit: alerts, ends and evidence still in the
+// publisher's queue at close (never handed to the client, so in no store)
+// are logged as lost, at CRIT, the alerts and ends whole; statuses are
+// not.
+func TestCloseLogsQueuedAlertsAtCrit(t *testing.T) {
+	var out syncBuffer
+	m := &Publisher{log: slog.New(journal.NewJournalHandler(&out, "text", nil)), q: newQueue(4),
+		topicAlert: bed3 + "/alert", topicEnd: bed3 + "/end", topicEvidence: bed3 + "/evidence"}
+	e := testEventN("ward-7", "bed-3")
+	alertPayload := alert.AppendAlert(nil, e)
+	m.q.pushUrgent(kindAlert, alertPayload)
+	m.q.pushUrgent(kindEvidence, alert.AppendEvidence(nil, testEvidence(e, 1, time.Second)))
+	e.End = e.Onset.Add(time.Minute)
+	m.q.pushUrgent(kindEnd, alert.AppendEventEnd(nil, e))
+	m.q.push(kindStatus, alert.AppendStatus(nil, alert.Status{State: alert.StateOnline, Since: e.Onset}))
+	m.logLeft()
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	quote := func(b []byte) string { return strconv.Quote(string(b)) }
+	wants := []string{
+		"topic=" + bed3 + "/alert payload=" + quote(alertPayload),
+		"topic=" + bed3 + "/evidence alert_id=" + e.ID,
+		"topic=" + bed3 + "/end payload=" + quote(alert.AppendEventEnd(nil, e)),
+	}
+	if len(lines) != len(wants) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(wants), out.String())
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, `<2>level=CRIT msg="`+msgLost+`"`) || !strings.Contains(l, wants[i]) {
+			t.Errorf("line %d: %s\nwant CRIT with %s", i, l, wants[i])
+		}
 	}
 }

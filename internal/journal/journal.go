@@ -24,16 +24,28 @@ import (
 
 // Syslog priorities (syslog(3), sd-daemon(3)) used for slog's levels.
 const (
+	PriCrit    = 2
 	PriErr     = 3
 	PriWarning = 4
 	PriInfo    = 6
 	PriDebug   = 7
 )
 
-// Priority returns the syslog priority of a slog level: ERROR and above
-// are err (3), WARN warning (4), INFO info (6), below INFO debug (7).
+// LevelCritical is the slog level of what must reach the journal above
+// every error: an alert lost for good, logged whole as the only trace
+// left of it. Handlers of this package name it "CRIT"; its priority is
+// crit (2), above err: `journalctl -p crit` shows it, and a journal or a
+// unit set to keep errors only (MaxLevelStore=err, LogLevelMax=err)
+// keeps it.
+const LevelCritical = slog.LevelError + 4
+
+// Priority returns the syslog priority of a slog level: LevelCritical and
+// above are crit (2), ERROR err (3), WARN warning (4), INFO info (6),
+// below INFO debug (7).
 func Priority(l slog.Level) int {
 	switch {
+	case l >= LevelCritical:
+		return PriCrit
 	case l >= slog.LevelError:
 		return PriErr
 	case l >= slog.LevelWarn:
@@ -90,11 +102,29 @@ func NewJournalHandler(w io.Writer, format string, opts *slog.HandlerOptions) sl
 	return &handler{inner: newFormat(s, format, &o), line: s}
 }
 
+// newFormat returns slog's text or JSON handler, writing LevelCritical as
+// "CRIT" (slog's own name for it is "ERROR+4").
 func newFormat(w io.Writer, format string, opts *slog.HandlerOptions) slog.Handler {
-	if format == "json" {
-		return slog.NewJSONHandler(w, opts)
+	o := slog.HandlerOptions{}
+	if opts != nil {
+		o = *opts
 	}
-	return slog.NewTextHandler(w, opts)
+	user := o.ReplaceAttr
+	o.ReplaceAttr = func(groups []string, a slog.Attr) slog.Attr {
+		if len(groups) == 0 && a.Key == slog.LevelKey {
+			if l, ok := a.Value.Any().(slog.Level); ok && l >= LevelCritical {
+				a.Value = slog.StringValue("CRIT")
+			}
+		}
+		if user != nil {
+			return user(groups, a)
+		}
+		return a
+	}
+	if format == "json" {
+		return slog.NewJSONHandler(w, &o)
+	}
+	return slog.NewTextHandler(w, &o)
 }
 
 // line assembles one record: its priority prefix, then what the inner

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -99,7 +100,8 @@ func TestPriority(t *testing.T) {
 		want  int
 	}{
 		{slog.LevelDebug - 4, PriDebug}, {slog.LevelDebug, PriDebug}, {slog.LevelInfo, PriInfo}, {slog.LevelInfo + 2, PriInfo},
-		{slog.LevelWarn, PriWarning}, {slog.LevelError, PriErr}, {slog.LevelError + 4, PriErr},
+		{slog.LevelWarn, PriWarning}, {slog.LevelError, PriErr}, {slog.LevelError + 3, PriErr},
+		{LevelCritical, PriCrit}, {LevelCritical + 4, PriCrit},
 	}
 	for _, tt := range tests {
 		if got := Priority(tt.level); got != tt.want {
@@ -121,5 +123,37 @@ func TestJournalHandlerKeepsReplaceAttr(t *testing.T) {
 	slog.New(h).WithGroup("mqtt").Info("connect", slog.String("password", "secret"))
 	if got, want := b.String(), "<6>level=INFO msg=connect mqtt.password=…\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A lost alert is logged at LevelCritical: priority crit (2) under the
+// journal, and named CRIT in either format, anywhere.
+func TestLevelCritical(t *testing.T) {
+	tests := []struct {
+		name, format string
+		journal      bool
+		want         string
+	}{
+		{"text to the journal", "text", true, `<2>level=CRIT msg="alert lost" payload="{\"v\":1}"` + "\n"},
+		{"json to the journal", "json", true, `<2>{"level":"CRIT","msg":"alert lost","payload":"{\"v\":1}"}` + "\n"},
+		{"text elsewhere", "text", false, `level=CRIT msg="alert lost" payload="{\"v\":1}"` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			h := NewJournalHandler(&b, tt.format, nil)
+			if !tt.journal {
+				h = NewHandler(&b, tt.format, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+					if a.Key == slog.TimeKey {
+						return slog.Attr{}
+					}
+					return a
+				}})
+			}
+			slog.New(h).Log(context.Background(), LevelCritical, "alert lost", slog.String("payload", `{"v":1}`))
+			if got := b.String(); got != tt.want {
+				t.Errorf("got %s\nwant %s", got, tt.want)
+			}
+		})
 	}
 }

@@ -37,6 +37,10 @@ type Opts struct {
 	// MaxPacketSize, when not 0, is max_packet_size: a client sending a
 	// larger packet is disconnected (the log says "oversize packet").
 	MaxPacketSize int
+	// UsernameAsClientID is use_username_as_clientid: a client's
+	// username replaces the client ID it sent, so that no user can use
+	// (and take over) another's.
+	UsernameAsClientID bool
 }
 
 // Broker is a mosquitto process run by a test; it is killed when the test
@@ -101,6 +105,9 @@ func Start(t testing.TB, opts Opts) *Broker {
 	c.WriteString("max_queued_messages 100000\n")
 	if opts.MaxPacketSize != 0 {
 		fmt.Fprintf(&c, "max_packet_size %d\n", opts.MaxPacketSize)
+	}
+	if opts.UsernameAsClientID {
+		c.WriteString("use_username_as_clientid true\n")
 	}
 	if len(opts.Users) == 0 {
 		c.WriteString("allow_anonymous true\n")
