@@ -47,6 +47,7 @@ type Config struct {
 	Learning   LearningConfig   `toml:"learning"`
 	Quality    QualityConfig    `toml:"quality"`
 	Artifact   ArtifactConfig   `toml:"artifact"`
+	Motor      MotorConfig      `toml:"motor"`
 	Checkpoint CheckpointConfig `toml:"checkpoint"`
 	Output     OutputConfig     `toml:"output"`
 	MQTT       MQTTConfig       `toml:"mqtt"`
@@ -88,6 +89,13 @@ type MQTTConfig struct {
 	// do ("subscribe", the default, or "none").
 	BrokerUsers     string `toml:"broker_users"`
 	BrokerAnonymous string `toml:"broker_anonymous"`
+	// The embedded broker's bounds (mqtt.BrokerOptions; 0: its
+	// defaults): connections open at once, bytes queued per session and
+	// in all, and how long an abandoned session is kept.
+	BrokerMaxConnections    int      `toml:"broker_max_connections"`
+	BrokerSessionQueueBytes int      `toml:"broker_session_queue_bytes"`
+	BrokerQueueBytes        int      `toml:"broker_queue_bytes"`
+	BrokerSessionExpiry     Duration `toml:"broker_session_expiry"`
 }
 
 // SiteConfig names the monitor.
@@ -160,6 +168,14 @@ type ArtifactConfig struct {
 	Warmup     Duration `toml:"warmup"`
 	Electrode  Duration `toml:"electrode"`
 	Gate       Duration `toml:"gate"`
+}
+
+// MotorConfig is pipeline.Motor in the file.
+type MotorConfig struct {
+	Off   bool    `toml:"off"`
+	Share float64 `toml:"share"`
+	K     int     `toml:"k"`
+	N     int     `toml:"n"`
 }
 
 // ClassifierConfig configures the model.
@@ -497,6 +513,9 @@ var tomlKeys = map[string]string{
 	"pipeline.quality.flat_microvolts":   "quality.flat_microvolts",
 	"pipeline.checkpoint.every":          "checkpoint.every",
 	"pipeline.artifact.off":              "artifact.off",
+	"pipeline.motor.share":               "motor.share",
+	"pipeline.motor.k":                   "motor.k",
+	"pipeline.motor.n":                   "motor.n",
 	"mqtt.Site":                          "site.site",
 	"mqtt.Bed":                           "site.bed",
 	"mqtt.Prefix":                        "mqtt.prefix",
@@ -510,6 +529,10 @@ var tomlKeys = map[string]string{
 	"mqtt.FeedbackGlobalEvery":           "mqtt.feedback_global_every",
 	"mqtt.UsersFile":                     "mqtt.broker_users",
 	"mqtt.Anonymous":                     "mqtt.broker_anonymous",
+	"mqtt.MaxConnections":                "mqtt.broker_max_connections",
+	"mqtt.SessionQueueBytes":             "mqtt.broker_session_queue_bytes",
+	"mqtt.QueueBytes":                    "mqtt.broker_queue_bytes",
+	"mqtt.SessionExpiry":                 "mqtt.broker_session_expiry",
 }
 
 // keyed turns a package's typed configuration error into one that names
@@ -647,6 +670,7 @@ func (c *Config) PipelineConfig() pipeline.Config {
 			StepRise: c.Artifact.StepRise, StepFloor: c.Artifact.StepFloor, Settle: time.Duration(c.Artifact.Settle),
 			Warmup: time.Duration(c.Artifact.Warmup), Electrode: time.Duration(c.Artifact.Electrode),
 			Gate: time.Duration(c.Artifact.Gate)},
+		Motor:           pipeline.Motor{Off: c.Motor.Off, Share: c.Motor.Share, K: c.Motor.K, N: c.Motor.N},
 		CheckpointEvery: time.Duration(c.Checkpoint.Every),
 	}
 }

@@ -52,6 +52,11 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"broker users missing", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_users = \"/nonexistent/users\"\n", "mqtt.broker_users: \"/nonexistent/users\""},
 		{"broker anonymous", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_anonymous = \"publish\"\n", "mqtt.broker_anonymous: \"publish\""},
 		{"broker users with another broker", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"tcp://h:1883\"\nbroker_users = \"/etc/u\"\n", "mqtt.broker_users"},
+		{"broker connections", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_max_connections = -1\n", "mqtt.broker_max_connections: -1"},
+		{"broker session queue", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_session_queue_bytes = 1000\n", "mqtt.broker_session_queue_bytes: 1000"},
+		{"broker queue", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_session_queue_bytes = 8388608\nbroker_queue_bytes = 4194304\n", "mqtt.broker_queue_bytes: 4194304"},
+		{"broker session expiry", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"embedded\"\nbroker_session_expiry = \"48h\"\n", "mqtt.broker_session_expiry"},
+		{"broker bound with another broker", base + "[checkpoint]\npath = \"/tmp/m\"\n[mqtt]\nbroker = \"tcp://h:1883\"\nbroker_queue_bytes = 33554432\n", "mqtt.broker_queue_bytes"},
 		{"metrics address", base + "[metrics]\nlisten = \"9851\"\n", "metrics.listen"},
 	}
 	for _, tt := range tests {

@@ -35,6 +35,15 @@ func (c *Config) validateMQTT() error {
 		if m.BrokerUsers != "" || m.BrokerAnonymous != "" {
 			return fieldErr("mqtt.broker_users", "broker_users and broker_anonymous apply to broker = \"embedded\" only")
 		}
+		for _, f := range []struct {
+			key string
+			set bool
+		}{{"broker_max_connections", m.BrokerMaxConnections != 0}, {"broker_session_queue_bytes", m.BrokerSessionQueueBytes != 0},
+			{"broker_queue_bytes", m.BrokerQueueBytes != 0}, {"broker_session_expiry", m.BrokerSessionExpiry != 0}} {
+			if f.set {
+				return fieldErr("mqtt."+f.key, "applies to broker = \"embedded\" only")
+			}
+		}
 		for _, u := range strings.Split(m.Broker, ",") {
 			u = strings.TrimSpace(u)
 			if !strings.Contains(u, "://") {
@@ -49,9 +58,12 @@ func (c *Config) validateMQTT() error {
 	return err
 }
 
-// brokerOptions returns who may use the embedded broker.
+// brokerOptions returns who may use the embedded broker, and its bounds.
 func (c *Config) brokerOptions() *mqtt.BrokerOptions {
-	return &mqtt.BrokerOptions{UsersFile: c.MQTT.BrokerUsers, Anonymous: c.MQTT.BrokerAnonymous}
+	m := c.MQTT
+	return &mqtt.BrokerOptions{UsersFile: m.BrokerUsers, Anonymous: m.BrokerAnonymous,
+		MaxConnections: m.BrokerMaxConnections, SessionQueueBytes: m.BrokerSessionQueueBytes,
+		QueueBytes: m.BrokerQueueBytes, SessionExpiry: time.Duration(m.BrokerSessionExpiry)}
 }
 
 // mqttConfig returns the publisher's configuration for the given broker
