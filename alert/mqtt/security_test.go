@@ -198,12 +198,24 @@ func TestMQTTBrokerDisconnectsOversizePackets(t *testing.T) {
 	cfg.Connection = secureConn(b, pki, "ictald-ward-7-bed-3")
 	m := newTestMQTT(t, cfg, nil)
 	waitAcked(t, m, 0)
-	alice := testClient(t, secureConn(b, pki, "clinician-alice"), "alice-big", true)
+	// alice does not reconnect once mosquitto has thrown her out: with
+	// use_username_as_clientid her connection and the next one are both
+	// "clinician-alice", and a reconnection racing the next one would
+	// take the client ID from it (as it did under qemu in cross/test).
+	aliceConn := secureConn(b, pki, "clinician-alice")
+	opts, err := aliceConn.ClientOptions("alice-big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := paho.NewClient(opts.SetCleanSession(true).SetAutoReconnect(false).SetConnectRetry(false))
+	if tok := alice.Connect(); !tok.Wait() || tok.Error() != nil {
+		t.Fatalf("alice: connect: %v", tok.Error())
+	}
 	big := `{"v":1,"alert_id":"x","verdict":"confirmed"}` + strings.Repeat(" ", 2*maxPacketSize)
 	alice.Publish(bed3+"/feedback", 0, false, big).Wait()
 	// mosquitto names the client by its user (use_username_as_clientid).
 	waitUntil(t, "mosquitto disconnects the sender", func() bool { return strings.Contains(b.Log(), "clinician-alice disconnected due to oversize packet") })
-	alice.Disconnect(0) // no reconnection: the next connection is the user's only one
+	alice.Disconnect(0)
 	e := testEventN("ward-7", "bed-3")
 	next := testClient(t, secureConn(b, pki, "clinician-alice"), "alice", true)
 	if tok := next.Publish(bed3+"/feedback", 1, false, `{"v":1,"alert_id":"`+e.ID+`","verdict":"rejected"}`); !tok.Wait() || tok.Error() != nil {
