@@ -196,7 +196,7 @@ func userSession(t testing.TB, b *Broker, name string) (paho.Client, <-chan rece
 	opts := paho.NewClientOptions().AddBroker(b.URL()).SetClientID(name).SetUsername(name).SetPassword(testPassword).
 		SetCleanSession(false).SetAutoReconnect(false).SetConnectRetry(false).
 		SetDefaultPublishHandler(func(_ paho.Client, m paho.Message) {
-			ch <- received{m.Topic(), append([]byte(nil), m.Payload()...), m.Retained(), time.Now()}
+			ch <- received{topic: m.Topic(), payload: append([]byte(nil), m.Payload()...), retained: m.Retained()}
 		})
 	c := paho.NewClient(opts)
 	if tok := c.Connect(); !tok.Wait() || tok.Error() != nil {
@@ -346,14 +346,15 @@ func TestEmbeddedBrokerBoundsQueuedBytes(t *testing.T) {
 	nurse := make(chan received, 1<<14)
 	if tok := userClient(t, b.Broker, "nurse", true).SubscribeMultiple(map[string]byte{bed3 + "/alert": 1, bed3 + "/status": 1},
 		func(_ paho.Client, m paho.Message) {
-			nurse <- received{m.Topic(), append([]byte(nil), m.Payload()...), m.Retained(), time.Now()}
+			nurse <- received{topic: m.Topic(), payload: append([]byte(nil), m.Payload()...), retained: m.Retained()}
 		}); !tok.Wait() || tok.Error() != nil {
 		t.Fatalf("nurse: subscribe: %v", tok.Error())
 	}
 
 	var sent []string
+	since := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC) // a fixed stamp: the statuses' content does not matter
 	for i := range 60 {
-		b.daemon.Status(alert.Status{State: alert.StateOnline, Since: time.Now()})
+		b.daemon.Status(alert.Status{State: alert.StateOnline, Since: since.Add(time.Duration(i) * time.Second)})
 		if i%6 == 0 {
 			e := testEventN("ward-7", "bed-3")
 			b.daemon.Alert(e)
@@ -569,15 +570,17 @@ func (c *fakeConn) Close() error                       { c.closed++; return nil 
 // messages mochi queues for it stop growing.
 func TestCapConnDisconnectsStalledReader(t *testing.T) {
 	l := newCapListener("tcp", "127.0.0.1:0", 1, nil)
+	t0 := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	l.now = func() time.Time { return t0 }
 	fc := &fakeConn{err: os.ErrDeadlineExceeded}
 	c := &capConn{Conn: fc, l: l}
 	l.open = 1
-	keepAlive := time.Now().Add(time.Hour)
+	keepAlive := t0.Add(time.Hour)
 	c.SetDeadline(keepAlive)
 	if _, err := c.Write([]byte{0x30, 0}); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Errorf("write: %v", err)
 	}
-	if !fc.read.Equal(keepAlive) || len(fc.write) != 1 || !fc.write[0].After(time.Now()) || !fc.write[0].Before(keepAlive) {
+	if !fc.read.Equal(keepAlive) || len(fc.write) != 1 || !fc.write[0].Equal(t0.Add(brokerWriteTimeout)) {
 		t.Errorf("deadlines: read %v, writes %v; want the keep-alive for reads, one of brokerWriteTimeout for the write", fc.read, fc.write)
 	}
 	c.Close()
@@ -620,8 +623,9 @@ func TestCapListenerSlots(t *testing.T) {
 	}
 	l := newCapListener("tcp", "127.0.0.1:0", max, slog.New(slog.DiscardHandler))
 	l.listen = fl
+	t0 := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	l.now = func() time.Time { return t0 }
 	handed := make(chan *capConn, len(fakes))
-	before := time.Now()
 	l.Serve(func(_ string, c net.Conn) error { handed <- c.(*capConn); return nil })
 	var got []*capConn
 	for range max + daemonSlots {
@@ -629,7 +633,7 @@ func TestCapListenerSlots(t *testing.T) {
 	}
 	for i, c := range fakes {
 		admitted := i < max+daemonSlots
-		if admitted && (c.closed != 0 || c.read.Before(before) || c.read.After(time.Now().Add(brokerConnectTimeout))) {
+		if admitted && (c.closed != 0 || !c.read.Equal(t0.Add(brokerConnectTimeout))) {
 			t.Errorf("connection %d: closed %d times, read deadline %v: want open, CONNECT due within %v", i, c.closed, c.read, brokerConnectTimeout)
 		}
 		if !admitted && c.closed != 1 {

@@ -43,6 +43,7 @@ type capListener struct {
 
 	listen net.Listener
 	end    atomic.Bool
+	now    func() time.Time // the clock deadlines are set from (time.Now)
 
 	mu       sync.Mutex
 	closed   bool
@@ -56,7 +57,7 @@ type capListener struct {
 // newCapListener returns a listener on address (host:port) holding at
 // most max ordinary connections; log may not be nil.
 func newCapListener(id, address string, max int, log *slog.Logger) *capListener {
-	return &capListener{id: id, address: address, max: max, log: log, conns: map[*capConn]struct{}{}}
+	return &capListener{id: id, address: address, max: max, log: log, conns: map[*capConn]struct{}{}, now: time.Now}
 }
 
 // ID returns the listener's id.
@@ -94,7 +95,7 @@ func (l *capListener) Serve(establish listeners.EstablishFn) {
 			c.Close()
 			continue
 		}
-		c.SetReadDeadline(time.Now().Add(brokerConnectTimeout)) // mochi resets it once CONNECT is read
+		c.SetReadDeadline(l.now().Add(brokerConnectTimeout)) // mochi resets it once CONNECT is read
 		go func() {
 			if err := establish(l.id, cc); err != nil {
 				l.log.Warn("", slog.Any("error", err)) // brokerLog names and grades it
@@ -206,7 +207,7 @@ type capConn struct {
 
 // Write writes p within brokerWriteTimeout, or closes the connection.
 func (c *capConn) Write(p []byte) (int, error) {
-	c.Conn.SetWriteDeadline(time.Now().Add(brokerWriteTimeout))
+	c.Conn.SetWriteDeadline(c.l.now().Add(brokerWriteTimeout))
 	n, err := c.Conn.Write(p)
 	if err != nil {
 		c.Close()
