@@ -165,35 +165,8 @@ func write(w io.WriteSeeker, cfg edf.WriterConfig, r Recording, c Converted) (Co
 	if err != nil {
 		return c, err
 	}
-	f := acquire.NewFrame(c.Channels)
-	prev := make([]float64, c.Channels)
-	var next uint64
-	for {
-		err := r.ReadFrame(f)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return c, err
-		}
-		if lost := f.Seq - next; c.Frames > 0 && f.Seq > next {
-			at := time.Duration(float64(next) / c.Rate * float64(time.Second))
-			if err := wr.Annotate(at, 0, fmt.Sprintf("gap: %d frames lost", lost)); err != nil {
-				return c, err
-			}
-			for range lost {
-				if err := wr.WriteFrame(prev); err != nil {
-					return c, err
-				}
-			}
-			c.Filled += int64(lost)
-		}
-		if err := wr.WriteFrame(f.Samples); err != nil {
-			return c, err
-		}
-		copy(prev, f.Samples)
-		next = f.Seq + 1
-		c.Frames++
+	if err := eachFrame(r, &c, c.Rate, wr.WriteFrame, wr.Annotate); err != nil {
+		return c, err
 	}
 	for _, iv := range r.Intervals() {
 		if err := wr.Annotate(iv.Start, iv.End-iv.Start, iv.Text); err != nil {
@@ -202,6 +175,46 @@ func write(w io.WriteSeeker, cfg edf.WriterConfig, r Recording, c Converted) (Co
 		c.Annotations++
 	}
 	return c, wr.Close()
+}
+
+// eachFrame reads every frame of r, a source of rate Hz, and hands it to
+// frame, each frame the source lost (a jump in Seq) first filled with a
+// repeat of the frame before, the gap announced to gap (when not nil)
+// with its time and a text for an annotation. It counts c's Frames and
+// Filled.
+func eachFrame(r Recording, c *Converted, rate float64, frame func([]float64) error, gap func(at, dur time.Duration, text string) error) error {
+	f := acquire.NewFrame(c.Channels)
+	prev := make([]float64, c.Channels)
+	var next uint64
+	for {
+		err := r.ReadFrame(f)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if lost := f.Seq - next; c.Frames > 0 && f.Seq > next {
+			if gap != nil {
+				at := time.Duration(float64(next) / rate * float64(time.Second))
+				if err := gap(at, 0, fmt.Sprintf("gap: %d frames lost", lost)); err != nil {
+					return err
+				}
+			}
+			for range lost {
+				if err := frame(prev); err != nil {
+					return err
+				}
+			}
+			c.Filled += int64(lost)
+		}
+		if err := frame(f.Samples); err != nil {
+			return err
+		}
+		copy(prev, f.Samples)
+		next = f.Seq + 1
+		c.Frames++
+	}
 }
 
 // outward rounds v away from the range's inside to the most precise value

@@ -1,7 +1,6 @@
 package recording
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -123,9 +122,7 @@ func sourceResampler(info acquire.Info, rate resample.Rate) (*resample.Resampler
 // Written counted.
 func resampleFrames(r Recording, rs *resample.Resampler, c Converted, emit func([]float64) error, gap func(at, dur time.Duration, text string) error) (Converted, error) {
 	c.Frames, c.Filled, c.Written = 0, 0, 0
-	f := acquire.NewFrame(c.Channels)
 	y := make([]float64, c.Channels)
-	prev := make([]float64, c.Channels)
 	pop := func() error {
 		for rs.Pop(y) {
 			if err := emit(y); err != nil {
@@ -135,37 +132,12 @@ func resampleFrames(r Recording, rs *resample.Resampler, c Converted, emit func(
 		}
 		return nil
 	}
-	var next uint64
-	for {
-		err := r.ReadFrame(f)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return c, err
-		}
-		if lost := f.Seq - next; c.Frames > 0 && f.Seq > next {
-			if gap != nil {
-				at := time.Duration(float64(next) / c.SourceRate * float64(time.Second))
-				if err := gap(at, 0, fmt.Sprintf("gap: %d frames lost", lost)); err != nil {
-					return c, err
-				}
-			}
-			for range lost {
-				rs.Push(prev)
-				if err := pop(); err != nil {
-					return c, err
-				}
-			}
-			c.Filled += int64(lost)
-		}
-		rs.Push(f.Samples)
-		if err := pop(); err != nil {
-			return c, err
-		}
-		copy(prev, f.Samples)
-		next = f.Seq + 1
-		c.Frames++
+	push := func(x []float64) error {
+		rs.Push(x)
+		return pop()
+	}
+	if err := eachFrame(r, &c, c.SourceRate, push, gap); err != nil {
+		return c, err
 	}
 	rs.End()
 	return c, pop()
