@@ -122,19 +122,26 @@ func newBiquad(centre, q, rate float64) biquad {
 	alpha := sin2pi(w) / (2 * q)
 	a0 := 1 + alpha
 	f := biquad{b0: alpha / a0, b2: -alpha / a0, a1: -2 * cos2pi(w) / a0, a2: (1 - alpha) / a0, scale: 1}
-	// Energy of the impulse response, summed until it has died out.
 	var z [2]float64
+	f.scale = unitScale(1<<16, func(x float64) float64 { return f.step(&z, x) })
+	return f
+}
+
+// unitScale returns the gain that makes a filter's output unit-variance
+// for unit white input: 1/√E, E the energy of its impulse response, the
+// filter (step, from a zero state) run for n samples, by which it has
+// died out.
+func unitScale(n int, step func(x float64) float64) float64 {
 	energy := 0.0
-	for i := 0; i < 1<<16; i++ {
+	for i := 0; i < n; i++ {
 		x := 0.0
 		if i == 0 {
 			x = 1
 		}
-		y := f.step(&z, x)
+		y := step(x)
 		energy += mul(y, y)
 	}
-	f.scale = 1 / math.Sqrt(energy)
-	return f
+	return 1 / math.Sqrt(energy)
 }
 
 func (f *biquad) step(z *[2]float64, x float64) float64 {

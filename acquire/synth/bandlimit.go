@@ -1,9 +1,6 @@
 package synth
 
-import (
-	"math"
-	"sync"
-)
+import "sync"
 
 // The seizure and artifact kinds keep their power below 0.45 × the rate,
 // as a recorder's anti-alias filter would: broadband parts (EMG, the edges
@@ -84,19 +81,8 @@ func lowPass(corner, rate float64) chain {
 func bandNoise(lo, hi, rate float64) chain {
 	f := lowPass(hi, rate)
 	f.s = append([]section{highSection(lo, butterQ, rate)}, f.s...)
-	// The output variance for unit white input is the energy of the
-	// impulse response, summed until it has died out.
 	var z chainState
-	energy := 0.0
-	for i := 0; i < 1<<17; i++ {
-		x := 0.0
-		if i == 0 {
-			x = 1
-		}
-		y := f.step(&z, x)
-		energy += mul(y, y)
-	}
-	f.scale = 1 / math.Sqrt(energy)
+	f.scale = unitScale(1<<17, func(x float64) float64 { return f.step(&z, x) })
 	return f
 }
 
